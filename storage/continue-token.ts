@@ -1,0 +1,31 @@
+/**
+ * The opaque `continue` token both backends issue: the listing's revision and the key to resume
+ * after, base64url-encoded JSON. A token for another prefix, or one that does not decode, is
+ * refused (the API answers 400); a token whose revision was compacted is TooOld (410 Expired).
+ */
+import { StorageError } from './errors.js';
+
+interface ContinueState {
+  /** The revision every page of the listing is served at. */
+  rev: number;
+  /** The last key returned; the next page starts after it. */
+  after: string;
+}
+
+export function encodeContinue(state: ContinueState): string {
+  return Buffer.from(JSON.stringify(state)).toString('base64url');
+}
+
+export function decodeContinue(prefix: string, token: string): ContinueState {
+  let state: unknown;
+  try {
+    state = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw new StorageError('InvalidContinue', prefix, 'continue token is not valid');
+  }
+  const s = state as Partial<ContinueState> | null;
+  if (!s || !Number.isSafeInteger(s.rev) || (s.rev as number) <= 0 || typeof s.after !== 'string' || !s.after.startsWith(prefix)) {
+    throw new StorageError('InvalidContinue', prefix, 'continue token is not valid for this list');
+  }
+  return s as ContinueState;
+}
