@@ -78,7 +78,9 @@ export interface StoreWatch {
 export interface WatchOptions {
   /**
    * Deliver every event with a revision greater than this one. Absent: from the current revision,
-   * i.e. only writes made after the watch was established. Compacted → TooOld (thrown or via onError).
+   * i.e. only writes made after the watch was established. Compacted → the `watch` promise rejects
+   * with TooOld; a compaction that overtakes an established watch (e.g. across a reconnect) is
+   * reported through onError.
    */
   sinceRevision?: number;
 }
