@@ -1,0 +1,179 @@
+/**
+ * What the generic store needs to know about a kind: its names, scope, schema and a small strategy.
+ * A kind is one `defineKind` call in `api/kinds/<group>/<kind>.ts`; every hook has a default, so a
+ * simple kind is a handful of lines (see `api/kinds/core/configmap.ts`).
+ */
+import type { Scope } from '../../storage/keys.js';
+import type { Schema } from '../schema/schema.js';
+import type { FieldError } from './field-error.js';
+import type { KubeObject } from './object.js';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** How `metadata.name` is validated (Kubernetes' ValidateNameFunc choices). */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
+
+/** A server-side Table column. `cell` renders one object's value; `now` is shared by a whole response. */
+export interface PrinterColumn<T extends KubeObject = KubeObject> {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: 'name' | string;
+  description: string;
+  /** 0: always shown; 1: only with `-o wide`. */
+  priority: 0 | 1;
+  cell(obj: T, now: number): string | number | boolean;
+}
+
+/** The `scale` subresource of a workload kind, mapped onto `autoscaling/v1` Scale. */
+export interface ScaleSubresource<T extends KubeObject = KubeObject> {
+  specReplicas(obj: T): number;
+  setSpecReplicas(obj: T, replicas: number): void;
+  statusReplicas(obj: T): number;
+  /** The pod label selector as a string (`app=web`), or '' when there is none. */
+  selector(obj: T): string;
+}
+
+/** Context for strategy hooks that must look beyond the object (e.g. allocate a cluster IP in its space). */
+export interface StrategyContext {
+  tenant: string;
+  namespace: string | undefined;
+}
+
+export interface KindStrategy<T extends KubeObject = KubeObject> {
+  /** Fills defaults in place, on create and on update (as Kubernetes' defaulting runs on every decode). */
+  defaults?(obj: T): void;
+  /** Clears or sets server-owned fields on create (e.g. a pod's status.phase = Pending). */
+  prepareForCreate?(obj: T, ctx: StrategyContext): void | Promise<void>;
+  /** Carries server-owned fields over from the stored object on update. */
+  prepareForUpdate?(obj: T, old: T): void;
+  /** Rules beyond the schema, on create. Field paths are dotted (`spec.containers[0].name`). */
+  validate?(obj: T): FieldError[];
+  /** Rules on update, after `validate`: immutable fields and allowed transitions. */
+  validateUpdate?(obj: T, old: T): FieldError[];
+}
+
+export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrategy<T> {
+  group: string;
+  version: string;
+  kind: string;
+  /** Plural, lower case: the URL segment. */
+  resource: string;
+  /** Defaults to the kind in lower case. */
+  singular?: string;
+  scope: Scope;
+  shortNames?: string[];
+  categories?: string[];
+  /** Defaults to every verb. */
+  verbs?: readonly Verb[];
+  /** The kind's named OpenAPI schema (from `define`). */
+  schema: Schema;
+  /** Defaults to DNS-1123 subdomain. */
+  nameRule?: NameRule;
+  /** Whether the kind has a `status` subresource (spec and status written separately). */
+  status?: boolean;
+  scale?: ScaleSubresource<T>;
+  /** Table columns; defaults to Name and Age. */
+  columns?: PrinterColumn<T>[];
+  /** Field selectors beyond `metadata.name` and `metadata.namespace`. */
+  selectableFields?: Record<string, (obj: T) => string | undefined>;
+  /** Whether PUT without `metadata.resourceVersion` overwrites (true for most built-ins). */
+  allowUnconditionalUpdate?: boolean;
+  /** Whether PUT of an absent object creates it. */
+  allowCreateOnUpdate?: boolean;
+}
+
+/** A kind as the registry holds it: every optional choice resolved. */
+export interface ResourceDefinition<T extends KubeObject = KubeObject> extends KindStrategy<T> {
+  group: string;
+  version: string;
+  /** `v1` for the core group, `group/version` otherwise. */
+  apiVersion: string;
+  kind: string;
+  listKind: string;
+  resource: string;
+  singular: string;
+  scope: Scope;
+  shortNames: string[];
+  categories: string[];
+  verbs: readonly Verb[];
+  schema: Schema;
+  nameRule: NameRule;
+  status: boolean;
+  scale: ScaleSubresource<T> | undefined;
+  columns: PrinterColumn<T>[];
+  selectableFields: Record<string, (obj: T) => string | undefined>;
+  allowUnconditionalUpdate: boolean;
+  allowCreateOnUpdate: boolean;
+}
+
+export const nameColumn: PrinterColumn = {
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  description: 'Name must be unique within a namespace.',
+  priority: 0,
+  cell: (obj) => obj.metadata.name ?? '',
+};
+
+export const ageColumn: PrinterColumn = {
+  name: 'Age',
+  type: 'string',
+  description: 'Time since the object was created.',
+  priority: 0,
+  cell: (obj, now) => humanAge(obj.metadata.creationTimestamp, now),
+};
+
+/**
+ * Kubernetes' short duration form (`45s`, `3m12s`, `5h`, `12d`, `3y45d`), as `kubectl get` shows AGE.
+ * Follows apimachinery's HumanDuration: more precision while a duration is young.
+ */
+export function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  // A second of clock skew still reads as "now".
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
+  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const days = Math.floor(hours / 24);
+    const years = Math.floor(days / 365);
+    return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
+  }
+  return `${Math.floor(hours / 24 / 365)}y`;
+}
+
+/** AGE of a timestamp, or `<unknown>` as kubectl shows for a missing one. */
+export function humanAge(timestamp: string | undefined, now: number): string {
+  if (!timestamp) return '<unknown>';
+  const t = Date.parse(timestamp);
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
+}
+
+/** Resolves a kind's spec into the definition the registry serves. */
+export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDefinition<T> {
+  return {
+    ...spec,
+    apiVersion: spec.group === '' ? spec.version : `${spec.group}/${spec.version}`,
+    listKind: `${spec.kind}List`,
+    singular: spec.singular ?? spec.kind.toLowerCase(),
+    shortNames: spec.shortNames ?? [],
+    categories: spec.categories ?? [],
+    verbs: spec.verbs ?? ALL_VERBS,
+    nameRule: spec.nameRule ?? 'dns1123-subdomain',
+    status: spec.status ?? false,
+    scale: spec.scale,
+    columns: spec.columns ?? [nameColumn as PrinterColumn<T>, ageColumn as PrinterColumn<T>],
+    selectableFields: spec.selectableFields ?? {},
+    allowUnconditionalUpdate: spec.allowUnconditionalUpdate ?? true,
+    allowCreateOnUpdate: spec.allowCreateOnUpdate ?? false,
+  };
+}
