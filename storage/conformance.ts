@@ -372,9 +372,14 @@ export function runStoreConformance(name: string, open: () => Promise<OpenedStor
         for (const n of names) await store.create(p + n, n);
         const listed = await store.list(p);
         expect(listed.items.map((kv) => kv.value).sort()).toEqual([...names].sort());
+        expect(listed.items.map((kv) => kv.key)).toEqual(names.map((n) => p + n).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
         for (const n of names) expect((await store.get(p + n)).kv?.value).toBe(n);
-        expect((await store.list(`${p}a%`)).items).toEqual([]);
-        expect((await store.list(`${p}a_`)).items).toEqual([]);
+        // Prefixes with pattern characters match literally, never as wildcards.
+        await store.create(`${p}dir%/k`, 'percent');
+        await store.create(`${p}dirx/k`, 'x');
+        await store.create(`${p}dir_/k`, 'underscore');
+        expect((await store.list(`${p}dir%/`)).items.map((kv) => kv.value)).toEqual(['percent']);
+        expect((await store.list(`${p}dir_/`)).items.map((kv) => kv.value)).toEqual(['underscore']);
       });
 
       it('round-trips a 1.5 MiB value through create, get, list and watch', async () => {

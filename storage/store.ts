@@ -88,7 +88,10 @@ export interface WatchOptions {
 export interface Store {
   readonly backend: 'etcd' | 'sqlite';
   get(key: string, opts?: GetOptions): Promise<GetResult>;
-  /** Keys under `prefix` (which must end in '/'), in key order. */
+  /**
+   * Keys under `prefix`, in byte order of their UTF-8 keys. A prefix is a folder: it ends in '/'
+   * (callers pass `keyPrefix` results), so `/t1/` never reaches `/t10/`.
+   */
   list(prefix: string, opts?: ListOptions): Promise<ListResult>;
   /** Create-if-absent. AlreadyExists when the key lives. */
   create(key: string, value: string): Promise<KeyValue>;

@@ -73,6 +73,8 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   nameRule?: NameRule;
   /** Whether the kind has a `status` subresource (spec and status written separately). */
   status?: boolean;
+  /** Whether `metadata.generation` counts spec changes (workloads, policies); false for plain data kinds. */
+  tracksGeneration?: boolean;
   scale?: ScaleSubresource<T>;
   /** Table columns; defaults to Name and Age. */
   columns?: PrinterColumn<T>[];
@@ -82,6 +84,8 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   allowUnconditionalUpdate?: boolean;
   /** Whether PUT of an absent object creates it. */
   allowCreateOnUpdate?: boolean;
+  /** Whether DELETE answers with the deleted object (pods, services) instead of a Success Status. */
+  returnDeletedObject?: boolean;
 }
 
 /** A kind as the registry holds it: every optional choice resolved. */
@@ -101,11 +105,13 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   schema: Schema;
   nameRule: NameRule;
   status: boolean;
+  tracksGeneration: boolean;
   scale: ScaleSubresource<T> | undefined;
   columns: PrinterColumn<T>[];
   selectableFields: Record<string, (obj: T) => string | undefined>;
   allowUnconditionalUpdate: boolean;
   allowCreateOnUpdate: boolean;
+  returnDeletedObject: boolean;
 }
 
 export const nameColumn: PrinterColumn = {
@@ -170,10 +176,12 @@ export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDef
     verbs: spec.verbs ?? ALL_VERBS,
     nameRule: spec.nameRule ?? 'dns1123-subdomain',
     status: spec.status ?? false,
+    tracksGeneration: spec.tracksGeneration ?? false,
     scale: spec.scale,
     columns: spec.columns ?? [nameColumn as PrinterColumn<T>, ageColumn as PrinterColumn<T>],
     selectableFields: spec.selectableFields ?? {},
     allowUnconditionalUpdate: spec.allowUnconditionalUpdate ?? true,
     allowCreateOnUpdate: spec.allowCreateOnUpdate ?? false,
+    returnDeletedObject: spec.returnDeletedObject ?? false,
   };
 }

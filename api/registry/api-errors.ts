@@ -1,0 +1,81 @@
+/**
+ * The API errors the registry raises, worded as kube-apiserver words them (apimachinery
+ * `errors.New*`), and the one mapping from storage errors to them.
+ */
+import { ApiError, type StatusCause } from '../../src/server/status.js';
+import { isStorageError } from '../../storage/errors.js';
+import type { FieldError } from './field-error.js';
+import type { ResourceDefinition } from './resource-definition.js';
+
+/** The `group` and `kind` (plural resource) that Status details carry. */
+function qualified(def: ResourceDefinition): { group: string; kind: string; text: string } {
+  return { group: def.group, kind: def.resource, text: def.group === '' ? def.resource : `${def.resource}.${def.group}` };
+}
+
+export function notFound(def: ResourceDefinition, name: string): ApiError {
+  const q = qualified(def);
+  return new ApiError(404, 'NotFound', `${q.text} "${name}" not found`, { name, group: q.group, kind: q.kind });
+}
+
+export function alreadyExists(def: ResourceDefinition, name: string): ApiError {
+  const q = qualified(def);
+  return new ApiError(409, 'AlreadyExists', `${q.text} "${name}" already exists`, { name, group: q.group, kind: q.kind });
+}
+
+export const OPTIMISTIC_LOCK_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
+
+export function conflict(def: ResourceDefinition, name: string, why: string = OPTIMISTIC_LOCK_MESSAGE): ApiError {
+  const q = qualified(def);
+  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${q.text} "${name}": ${why}`, { name, group: q.group, kind: q.kind });
+}
+
+/** 422 with one cause per field, as kubectl prints them (`The ConfigMap "x" is invalid:` + `* field: msg`). */
+export function invalid(def: ResourceDefinition, name: string, errors: FieldError[]): ApiError {
+  const causes: StatusCause[] = errors.map((e) => ({ reason: e.type, message: e.message, field: e.field }));
+  const lines = errors.map((e) => `${e.field}: ${e.message}`);
+  const summary = lines.length === 1 ? lines[0]! : `[${lines.join(', ')}]`;
+  const kind = def.group === '' ? def.kind : `${def.kind}.${def.group}`;
+  return new ApiError(422, 'Invalid', `${kind} "${name}" is invalid: ${summary}`, { name, group: def.group, kind: def.kind, causes });
+}
+
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, 'BadRequest', message);
+}
+
+export function methodNotAllowed(verb: string, def: ResourceDefinition): ApiError {
+  return new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`, {
+    group: def.group,
+    kind: def.resource,
+    causes: [{ reason: 'UnexpectedServerResponse', message: `${verb} is not supported on ${def.resource}` }],
+  });
+}
+
+/** 410 for a list or watch whose revision was compacted away. */
+export function expired(message: string): ApiError {
+  return new ApiError(410, 'Expired', message);
+}
+
+export function internalError(message: string): ApiError {
+  return new ApiError(500, 'InternalError', `Internal error occurred: ${message}`);
+}
+
+/** Maps a StorageError to its API error for this resource and name; anything else is rethrown as is. */
+export function fromStorageError(err: unknown, def: ResourceDefinition, name: string): unknown {
+  if (!isStorageError(err)) return err;
+  switch (err.code) {
+    case 'NotFound':
+      return notFound(def, name);
+    case 'AlreadyExists':
+      return alreadyExists(def, name);
+    case 'Conflict':
+      return conflict(def, name);
+    case 'TooOld':
+      return expired('The resourceVersion for the provided list is too old.');
+    case 'InvalidContinue':
+      return badRequest(`continue key is not valid: ${err.message}`);
+    case 'InvalidKey':
+      return badRequest(err.message);
+    case 'Unavailable':
+      return new ApiError(503, 'ServiceUnavailable', `storage is unavailable: ${err.message}`);
+  }
+}

@@ -1,0 +1,517 @@
+/**
+ * The one generic store: create, read, update, delete and list for every kind, from the kind's
+ * definition and its small strategy. It owns system metadata (uid, timestamps, generation,
+ * resourceVersion), optimistic concurrency, generateName retries, finalizers, dry-run, the
+ * spec/status split and the mapping of storage errors to API errors (kube-apiserver's
+ * `registry/generic/registry/store.go` plays the same part). Watch lives in `watch-hub.ts`.
+ *
+ * Every operation names its space: a tenant is part of every location, never implied.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../src/server/status.js';
+import { isStorageError } from '../../storage/errors.js';
+import { keyPrefix, objectKey } from '../../storage/keys.js';
+import type { KeyValue, Store } from '../../storage/store.js';
+import type { LabelSelector } from '../selection/label-selector.js';
+import { checkObject, dropFields } from '../schema/check-object.js';
+import { validateObjectMeta } from '../validation/object-meta.js';
+import { alreadyExists, badRequest, conflict, expired, fromStorageError, invalid, notFound } from './api-errors.js';
+import type { FieldError } from './field-error.js';
+import type { KubeObject, ListMeta } from './object.js';
+import type { ResourceDefinition } from './resource-definition.js';
+
+/** The tenant value that means every space, for list, watch and delete-collection. */
+export const ALL_TENANTS = 'all';
+
+export interface ObjectLocation {
+  tenant: string;
+  /** For namespace-scoped kinds only. */
+  namespace?: string;
+  name: string;
+}
+
+export interface CollectionScope {
+  /** A tenant, or ALL_TENANTS. Ignored for cluster-scoped kinds. */
+  tenant: string;
+  /** Restricts to one namespace (of one space, or of every space with ALL_TENANTS). */
+  namespace?: string;
+}
+
+export interface ListQuery {
+  labelSelector?: LabelSelector;
+  fieldMatch?: (obj: KubeObject) => boolean;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+}
+
+export interface ListResult {
+  items: KubeObject[];
+  metadata: ListMeta;
+}
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+  fieldValidation?: FieldValidation;
+  /** Warnings for the response's `Warning` headers; the store appends to it. */
+  warnings?: string[];
+}
+
+export interface DeleteOptions extends WriteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  gracePeriodSeconds?: number;
+}
+
+export interface DeleteResult {
+  object: KubeObject;
+  /** False when finalizers keep the object (now marked for deletion): the API answers 202. */
+  deleted: boolean;
+}
+
+/** An admission step: may mutate the object or throw an ApiError to refuse the write. */
+export type AdmissionPlugin = (attrs: {
+  operation: 'create' | 'update' | 'delete';
+  def: ResourceDefinition;
+  tenant: string;
+  namespace: string | undefined;
+  object: KubeObject;
+  old: KubeObject | undefined;
+}) => Promise<void> | void;
+
+/** A change applied to the current object by update-like verbs (patch, scale, finalize). */
+export type Mutation = (current: KubeObject) => KubeObject | Promise<KubeObject>;
+
+const GENERATE_NAME_ATTEMPTS = 8; // generated names collide rarely; a few retries make a failure vanishingly unlikely
+const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // Kubernetes' alphabet: no vowels, so no words
+
+/** RFC 3339 at second precision, as Kubernetes writes metav1.Time. */
+export function nowTimestamp(now = Date.now()): string {
+  return new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+function randomSuffix(): string {
+  let s = '';
+  for (let i = 0; i < 5; i += 1) s += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)];
+  return s;
+}
+
+/** Everything but metadata and status: what a generation counts changes of. */
+function specOf(obj: KubeObject): string {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+  return JSON.stringify(rest);
+}
+
+function isReason(err: unknown, reason: ApiError['reason']): boolean {
+  return err instanceof ApiError && err.reason === reason;
+}
+
+function sameJSON(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export class GenericStore {
+  constructor(
+    private readonly store: Store,
+    private readonly admission: AdmissionPlugin[] = [],
+  ) {}
+
+  // ---- keys and encoding ------------------------------------------------------------------
+
+  key(def: ResourceDefinition, loc: ObjectLocation): string {
+    return def.scope === 'cluster'
+      ? objectKey(def, { name: loc.name })
+      : objectKey(def, def.scope === 'space' ? { tenant: loc.tenant, name: loc.name } : { tenant: loc.tenant, namespace: loc.namespace, name: loc.name });
+  }
+
+  /** The storage prefix of a collection; one namespace across all spaces is a filter, not a prefix. */
+  prefix(def: ResourceDefinition, scope: CollectionScope): string {
+    if (def.scope === 'cluster' || scope.tenant === ALL_TENANTS) return keyPrefix(def);
+    return keyPrefix(def, def.scope === 'namespace' && scope.namespace !== undefined ? { tenant: scope.tenant, namespace: scope.namespace } : { tenant: scope.tenant });
+  }
+
+  /** Stored form: no resourceVersion (the store's revision is the truth). */
+  private encode(obj: KubeObject): string {
+    const { resourceVersion: _rv, ...metadata } = obj.metadata;
+    return JSON.stringify({ ...obj, metadata });
+  }
+
+  decode(kv: KeyValue): KubeObject {
+    const obj = JSON.parse(kv.value) as KubeObject;
+    obj.metadata.resourceVersion = String(kv.modRevision);
+    return obj;
+  }
+
+  // ---- reads ------------------------------------------------------------------------------
+
+  async get(def: ResourceDefinition, loc: ObjectLocation, resourceVersion?: string): Promise<KubeObject> {
+    const revision = resourceVersion && resourceVersion !== '0' ? this.parseResourceVersion(resourceVersion) : undefined;
+    try {
+      const { kv } = await this.store.get(this.key(def, loc), revision === undefined ? {} : { revision });
+      if (!kv) throw notFound(def, loc.name);
+      return this.decode(kv);
+    } catch (err) {
+      throw fromStorageError(err, def, loc.name);
+    }
+  }
+
+  async list(def: ResourceDefinition, scope: CollectionScope, query: ListQuery = {}): Promise<ListResult> {
+    const prefix = this.prefix(def, scope);
+    const filter = this.collectionFilter(def, scope, query);
+    const limit = query.limit && query.limit > 0 ? query.limit : 0;
+    let revision: number | undefined;
+    if (query.resourceVersion && query.resourceVersion !== '0' && query.resourceVersionMatch === 'Exact') {
+      revision = this.parseResourceVersion(query.resourceVersion);
+    }
+    const items: KubeObject[] = [];
+    let token = query.continue;
+    try {
+      // Fill the page: with a filter, a store page may hold fewer matches than asked for.
+      for (;;) {
+        const want = limit ? limit - items.length : 0;
+        const page = await this.store.list(prefix, { limit: want, ...(token ? { continue: token } : revision !== undefined ? { revision } : {}) });
+        for (const kv of page.items) {
+          const obj = this.decode(kv);
+          if (!filter || filter(obj)) items.push(obj);
+        }
+        revision = page.revision;
+        token = page.continue;
+        if (!token || (limit && items.length >= limit)) {
+          const metadata: ListMeta = { resourceVersion: String(page.revision) };
+          if (token) {
+            metadata.continue = token;
+            // Kubernetes counts what remains only when no filter makes the count a guess.
+            if (!filter) metadata.remainingItemCount = page.remaining;
+          }
+          return { items, metadata };
+        }
+      }
+    } catch (err) {
+      if (isStorageError(err, 'TooOld') && query.continue) {
+        throw expired(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        );
+      }
+      throw fromStorageError(err, def, '');
+    }
+  }
+
+  /** The predicate a collection's objects must meet beyond its prefix, or undefined for all. */
+  collectionFilter(def: ResourceDefinition, scope: CollectionScope, query: Pick<ListQuery, 'labelSelector' | 'fieldMatch'>): ((obj: KubeObject) => boolean) | undefined {
+    const checks: Array<(obj: KubeObject) => boolean> = [];
+    if (def.scope === 'namespace' && scope.tenant === ALL_TENANTS && scope.namespace !== undefined) {
+      const ns = scope.namespace;
+      checks.push((obj) => obj.metadata.namespace === ns);
+    }
+    const labels = query.labelSelector;
+    if (labels && !labels.empty) checks.push((obj) => labels.matches(obj.metadata.labels));
+    if (query.fieldMatch) checks.push(query.fieldMatch);
+    if (checks.length === 0) return undefined;
+    return (obj) => checks.every((c) => c(obj));
+  }
+
+  private parseResourceVersion(rv: string): number {
+    const n = Number(rv);
+    if (!/^\d+$/.test(rv) || !Number.isSafeInteger(n)) throw badRequest(`invalid resource version "${rv}"`);
+    return n;
+  }
+
+  // ---- create -----------------------------------------------------------------------------
+
+  async create(def: ResourceDefinition, loc: Omit<ObjectLocation, 'name'>, body: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    const obj = this.admitBody(def, body, opts);
+    this.bindLocation(def, obj, loc);
+    const meta = obj.metadata;
+    if (!meta.name && meta.generateName) meta.name = meta.generateName + randomSuffix();
+    const name = meta.name ?? '';
+
+    meta.uid = randomUUID();
+    meta.creationTimestamp = nowTimestamp();
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (def.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
+    // A kind with a status subresource starts with the status its strategy gives it, never the client's.
+    if (def.status) delete obj.status;
+
+    def.defaults?.(obj);
+    await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });
+    this.validate(def, obj, undefined);
+    for (const admit of this.admission) await admit({ operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined });
+
+    if (opts.dryRun) {
+      // Dry run: the would-be object, nothing stored, no revision consumed.
+      await this.assertAbsent(def, { ...loc, name });
+      return obj;
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), this.encode(obj));
+        meta.resourceVersion = String(kv.modRevision);
+        return obj;
+      } catch (err) {
+        const retryName = isStorageError(err, 'AlreadyExists') && body.metadata?.generateName && !body.metadata?.name && attempt < GENERATE_NAME_ATTEMPTS;
+        if (!retryName) throw fromStorageError(err, def, meta.name!);
+        meta.name = meta.generateName + randomSuffix();
+      }
+    }
+  }
+
+  private async assertAbsent(def: ResourceDefinition, loc: ObjectLocation): Promise<void> {
+    const { kv } = await this.store.get(this.key(def, loc)).catch((err: unknown) => {
+      throw fromStorageError(err, def, loc.name);
+    });
+    if (kv) throw alreadyExists(def, loc.name);
+  }
+
+  // ---- update -----------------------------------------------------------------------------
+
+  /**
+   * PUT: replaces the object (or its status, for `subresource: 'status'`). With a
+   * `metadata.resourceVersion` the write is conditional (409 on mismatch); without one the
+   * kind must allow unconditional updates, and the write retries on races.
+   */
+  async update(
+    def: ResourceDefinition,
+    loc: ObjectLocation,
+    body: KubeObject,
+    opts: WriteOptions & { subresource?: 'status' } = {},
+  ): Promise<{ object: KubeObject; created: boolean }> {
+    const incoming = this.admitBody(def, body, opts);
+    if (incoming.metadata.name !== undefined && incoming.metadata.name !== loc.name) {
+      throw badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${loc.name})`);
+    }
+    const expectedRv = incoming.metadata.resourceVersion;
+    if (!expectedRv && !def.allowUnconditionalUpdate) {
+      throw invalid(def, loc.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
+    }
+    let current: KubeObject;
+    try {
+      current = await this.get(def, loc);
+    } catch (err) {
+      if (!isReason(err, 'NotFound') || !def.allowCreateOnUpdate || opts.subresource) throw err;
+      const created = await this.create(def, loc, { ...incoming, metadata: { ...incoming.metadata, name: loc.name } }, opts);
+      return { object: created, created: true };
+    }
+    const object = await this.guaranteedUpdate(def, loc, current, () => incoming, { ...opts, expectedRv });
+    return { object, created: false };
+  }
+
+  /**
+   * Read-modify-write for patch, scale and finalize: `mutate` receives the current object and
+   * returns the desired one. Retries on races unless the result pins a resourceVersion.
+   */
+  async mutate(def: ResourceDefinition, loc: ObjectLocation, mutate: Mutation, opts: WriteOptions & { subresource?: 'status' } = {}): Promise<KubeObject> {
+    const current = await this.get(def, loc);
+    return this.guaranteedUpdate(def, loc, current, mutate, opts);
+  }
+
+  private async guaranteedUpdate(
+    def: ResourceDefinition,
+    loc: ObjectLocation,
+    first: KubeObject,
+    mutate: Mutation,
+    opts: WriteOptions & { subresource?: 'status'; expectedRv?: string },
+  ): Promise<KubeObject> {
+    let current = first;
+    for (;;) {
+      const desired = await mutate(structuredClone(current));
+      const pinned = opts.expectedRv ?? (desired.metadata?.resourceVersion !== current.metadata.resourceVersion ? desired.metadata?.resourceVersion : undefined);
+      if (pinned && pinned !== current.metadata.resourceVersion) throw conflict(def, loc.name);
+
+      const next = this.prepareUpdate(def, loc, desired, current, opts);
+      for (const admit of this.admission) await admit({ operation: 'update', def, tenant: loc.tenant, namespace: next.metadata.namespace, object: next, old: current });
+
+      // An update that changes nothing writes nothing and keeps the resourceVersion.
+      if (sameJSON({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } }, { ...current, metadata: { ...current.metadata, resourceVersion: undefined } })) {
+        return current;
+      }
+      if (opts.dryRun) return next;
+      const finalized = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0;
+      try {
+        const key = this.key(def, loc);
+        if (finalized) {
+          // The last finalizer is gone from an object marked for deletion: the object goes.
+          await this.store.delete(key, Number(current.metadata.resourceVersion));
+          return next;
+        }
+        const kv = await this.store.update(key, this.encode(next), Number(current.metadata.resourceVersion));
+        next.metadata.resourceVersion = String(kv.modRevision);
+        return next;
+      } catch (err) {
+        if (!isStorageError(err, 'Conflict') || pinned) throw fromStorageError(err, def, loc.name);
+        current = await this.get(def, loc);
+      }
+    }
+  }
+
+  /** Applies the update rules to `desired` against `current`; returns the object to store. */
+  private prepareUpdate(
+    def: ResourceDefinition,
+    loc: ObjectLocation,
+    desired: KubeObject,
+    current: KubeObject,
+    opts: WriteOptions & { subresource?: 'status' },
+  ): KubeObject {
+    let next: KubeObject;
+    if (opts.subresource === 'status') {
+      // The status subresource writes status only (and keeps everything else as stored).
+      next = { ...structuredClone(current), status: desired.status };
+    } else {
+      next = desired;
+      this.bindLocation(def, next, loc);
+      if (def.status) next.status = structuredClone(current.status);
+    }
+    const meta = next.metadata;
+    const old = current.metadata;
+    meta.name = loc.name;
+    meta.uid = old.uid;
+    meta.creationTimestamp = old.creationTimestamp;
+    meta.resourceVersion = old.resourceVersion;
+    if (old.deletionTimestamp) {
+      meta.deletionTimestamp = old.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
+    if (meta.generateName === undefined && old.generateName !== undefined) meta.generateName = old.generateName;
+    delete meta.selfLink;
+    if (def.tracksGeneration) {
+      meta.generation = (old.generation ?? 1) + (opts.subresource !== 'status' && specOf(next) !== specOf(current) ? 1 : 0);
+    } else {
+      delete meta.generation;
+    }
+    def.defaults?.(next);
+    def.prepareForUpdate?.(next, current);
+    this.validate(def, next, current);
+    return next;
+  }
+
+  // ---- delete -----------------------------------------------------------------------------
+
+  async delete(def: ResourceDefinition, loc: ObjectLocation, opts: DeleteOptions = {}): Promise<DeleteResult> {
+    for (;;) {
+      const current = await this.get(def, loc);
+      const pre = opts.preconditions;
+      if (pre?.uid && pre.uid !== current.metadata.uid) {
+        throw conflict(def, loc.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+        throw conflict(def, loc.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+      }
+      for (const admit of this.admission) await admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current });
+
+      if ((current.metadata.finalizers ?? []).length > 0) {
+        // Finalizers hold the object: mark it for deletion and let their owners finish.
+        if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
+        const marked = await this.guaranteedUpdate(
+          def,
+          loc,
+          current,
+          (obj) => {
+            obj.metadata.deletionTimestamp = nowTimestamp();
+            obj.metadata.deletionGracePeriodSeconds = 0;
+            return obj;
+          },
+          { ...opts, expectedRv: current.metadata.resourceVersion },
+        ).catch(async (err: unknown) => {
+          if (isReason(err, 'Conflict') && !pre?.resourceVersion) return undefined;
+          throw err;
+        });
+        if (!marked) continue;
+        return { object: marked, deleted: false };
+      }
+      if (opts.dryRun) return { object: current, deleted: true };
+      try {
+        const kv = await this.store.delete(this.key(def, loc), Number(current.metadata.resourceVersion));
+        const gone = this.decode({ ...kv, modRevision: kv.modRevision });
+        return { object: gone, deleted: true };
+      } catch (err) {
+        // Changed since we read it: read again unless the caller pinned a version.
+        if (!isStorageError(err, 'Conflict') || pre?.resourceVersion) throw fromStorageError(err, def, loc.name);
+      }
+    }
+  }
+
+  /** DELETE on a collection: every matching object, each deleted as DELETE would. */
+  async deleteCollection(def: ResourceDefinition, scope: CollectionScope, query: ListQuery, opts: DeleteOptions = {}): Promise<KubeObject[]> {
+    const { items } = await this.list(def, scope, { ...query, limit: 0, continue: undefined });
+    const deleted: KubeObject[] = [];
+    for (const obj of items) {
+      const loc: ObjectLocation = { tenant: obj.metadata.tenant ?? scope.tenant, namespace: obj.metadata.namespace, name: obj.metadata.name! };
+      try {
+        deleted.push((await this.delete(def, loc, opts)).object);
+      } catch (err) {
+        if (!isReason(err, 'NotFound')) throw err;
+      }
+    }
+    return deleted;
+  }
+
+  // ---- shared checks ----------------------------------------------------------------------
+
+  /**
+   * Decoder-level checks on a request body: apiVersion/kind agree with the URL, types match the
+   * schema (400 otherwise), unknown fields handled per `fieldValidation`. Returns a copy to work on.
+   */
+  private admitBody(def: ResourceDefinition, body: KubeObject, opts: WriteOptions): KubeObject {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw badRequest(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+    }
+    if (body.kind !== undefined && body.kind !== def.kind) {
+      throw badRequest(`${String(body.kind)} in version "${def.version}" cannot be handled as a ${def.kind}: the object provided is unrecognized (must be of type ${def.kind}): Object 'Kind' is ${JSON.stringify(String(body.kind))} (expected ${JSON.stringify(def.kind)})`);
+    }
+    if (body.apiVersion !== undefined && body.apiVersion !== def.apiVersion) {
+      throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${def.apiVersion})`);
+    }
+    const check = checkObject(body, def.schema);
+    if (check.typeError) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
+    const obj = structuredClone(body);
+    if (check.unknownFields.length > 0) {
+      const validation = opts.fieldValidation ?? 'Ignore';
+      if (validation === 'Strict') {
+        throw badRequest(`strict decoding error: ${check.unknownFields.map((f) => `unknown field "${f}"`).join(', ')}`);
+      }
+      if (validation === 'Warn') for (const f of check.unknownFields) opts.warnings?.push(`unknown field "${f}"`);
+      dropFields(obj, check.unknownFields);
+    }
+    obj.apiVersion = def.apiVersion;
+    obj.kind = def.kind;
+    obj.metadata ??= {};
+    return obj;
+  }
+
+  /** Sets namespace and tenant from the request; a body naming another one is refused (400). */
+  private bindLocation(def: ResourceDefinition, obj: KubeObject, loc: Omit<ObjectLocation, 'name'>): void {
+    const meta = obj.metadata;
+    if (def.scope === 'namespace') {
+      if (meta.namespace && loc.namespace && meta.namespace !== loc.namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = loc.namespace ?? meta.namespace;
+    } else {
+      delete meta.namespace;
+    }
+    if (def.scope === 'cluster') {
+      delete meta.tenant;
+    } else {
+      if (meta.tenant && meta.tenant !== loc.tenant) {
+        throw badRequest('the tenant of the provided object does not match the tenant sent on the request');
+      }
+      meta.tenant = loc.tenant;
+    }
+  }
+
+  private validate(def: ResourceDefinition, obj: KubeObject, old: KubeObject | undefined): void {
+    const errors: FieldError[] = [...validateObjectMeta(obj, def.nameRule, def.scope), ...(def.validate?.(obj) ?? [])];
+    if (old) errors.push(...(def.validateUpdate?.(obj, old) ?? []));
+    if (errors.length > 0) throw invalid(def, obj.metadata.name ?? obj.metadata.generateName ?? '', errors);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The resource registry: every served kind, found by group/version/resource, by kind, or by the
+ * names kubectl resolves. A space sees the registry through `view(tenant)`, the seam where that
+ * space's own CRDs will join the built-in kinds (DESIGN.md section 3: discovery is per space).
+ */
+import type { ResourceDefinition } from './resource-definition.js';
+
+export interface GroupVersion {
+  group: string;
+  version: string;
+}
+
+export interface RegistryView {
+  /** The kind served at group/version/resource, if any. */
+  lookup(group: string, version: string, resource: string): ResourceDefinition | undefined;
+  /** Every kind, in a stable order: groups as registered, kinds by resource name. */
+  all(): readonly ResourceDefinition[];
+  /** Group/versions served, core first, in registration order. */
+  groupVersions(): readonly GroupVersion[];
+}
+
+export class ResourceRegistry implements RegistryView {
+  private readonly byPath = new Map<string, ResourceDefinition>();
+  private readonly ordered: ResourceDefinition[];
+  private readonly gvs: GroupVersion[] = [];
+
+  constructor(defs: readonly ResourceDefinition[]) {
+    for (const def of defs) {
+      const key = `${def.group}/${def.version}/${def.resource}`;
+      if (this.byPath.has(key)) throw new Error(`resource ${key} registered twice`);
+      this.byPath.set(key, def);
+      if (!this.gvs.some((gv) => gv.group === def.group && gv.version === def.version)) this.gvs.push({ group: def.group, version: def.version });
+    }
+    const groupOrder = (d: ResourceDefinition): number => this.gvs.findIndex((gv) => gv.group === d.group && gv.version === d.version);
+    this.ordered = [...defs].sort((a, b) => groupOrder(a) - groupOrder(b) || (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+    this.gvs.sort((a, b) => (a.group === '' ? -1 : b.group === '' ? 1 : 0));
+  }
+
+  lookup(group: string, version: string, resource: string): ResourceDefinition | undefined {
+    return this.byPath.get(`${group}/${version}/${resource}`);
+  }
+
+  all(): readonly ResourceDefinition[] {
+    return this.ordered;
+  }
+
+  groupVersions(): readonly GroupVersion[] {
+    return this.gvs;
+  }
+
+  /** What one space sees. Built-in kinds are the same for every space; space CRDs come later. */
+  view(_tenant: string): RegistryView {
+    return this;
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Watch for one collection: the initial state when asked for, then storage events turned into
+ * Kubernetes watch events, filtered by space, namespace and selectors. An object that leaves a
+ * selector's set is delivered as DELETED and one that enters it as ADDED, as kube-apiserver does.
+ */
+import { isStorageError } from '../../storage/errors.js';
+import type { StoreWatch, WatchEvent as StoreEvent } from '../../storage/store.js';
+import type { Store } from '../../storage/store.js';
+import { ApiError } from '../../src/server/status.js';
+import { badRequest, expired } from './api-errors.js';
+import type { CollectionScope, GenericStore, ListQuery } from './generic-store.js';
+import type { KubeObject } from './object.js';
+import type { ResourceDefinition } from './resource-definition.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface ApiWatchEvent {
+  type: WatchEventType;
+  /** The object; for BOOKMARK only kind, apiVersion and metadata.resourceVersion (and annotations). */
+  object: KubeObject;
+}
+
+export interface WatchQuery extends Pick<ListQuery, 'labelSelector' | 'fieldMatch'> {
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  sendInitialEvents?: boolean;
+  allowWatchBookmarks?: boolean;
+}
+
+export interface WatchSink {
+  send(event: ApiWatchEvent): void;
+  /** The watch ended on the server's side (an ERROR event has been sent when there was a cause). */
+  end(): void;
+}
+
+export interface ActiveWatch {
+  stop(): void;
+}
+
+const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+function bookmark(def: ResourceDefinition, revision: number, annotations?: Record<string, string>): ApiWatchEvent {
+  const metadata: KubeObject['metadata'] = { resourceVersion: String(revision) };
+  if (annotations) metadata.annotations = annotations;
+  return { type: 'BOOKMARK', object: { kind: def.kind, apiVersion: def.apiVersion, metadata } };
+}
+
+/** The Status an ERROR event carries, built like every other Status. */
+export function errorEvent(err: ApiError): ApiWatchEvent {
+  const status: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: err.reason, code: err.code };
+  if (err.details) status.details = err.details;
+  return { type: 'ERROR', object: status as unknown as KubeObject };
+}
+
+/**
+ * Starts a watch. Resolves once events will flow; rejects (before anything is sent) with an
+ * ApiError when the request is wrong or its revision is too old.
+ */
+export async function startWatch(
+  generic: GenericStore,
+  store: Store,
+  def: ResourceDefinition,
+  scope: CollectionScope,
+  query: WatchQuery,
+  sink: WatchSink,
+): Promise<ActiveWatch> {
+  const filter = generic.collectionFilter(def, scope, query);
+  const matches = (obj: KubeObject): boolean => !filter || filter(obj);
+  const prefix = generic.prefix(def, scope);
+  const rv = query.resourceVersion;
+
+  if (query.sendInitialEvents && query.resourceVersionMatch !== 'NotOlderThan') {
+    throw new ApiError(422, 'Invalid', 'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', {
+      causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', field: 'resourceVersionMatch' }],
+    });
+  }
+  if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version "${rv}"`);
+
+  // rv unset or "0": start with the current state as ADDED events (Kubernetes' "start at most recent").
+  // sendInitialEvents asks for the same from any rv and ends it with a bookmark.
+  const initial = query.sendInitialEvents ?? (rv === undefined || rv === '' || rv === '0');
+  let since: number;
+  const pending: ApiWatchEvent[] = [];
+  if (initial) {
+    const listed = await generic.list(def, scope, { labelSelector: query.labelSelector, fieldMatch: query.fieldMatch });
+    for (const obj of listed.items) pending.push({ type: 'ADDED', object: obj });
+    since = Number(listed.metadata.resourceVersion);
+    if (query.sendInitialEvents && query.allowWatchBookmarks) pending.push(bookmark(def, since, { [INITIAL_EVENTS_END]: 'true' }));
+  } else {
+    since = Number(rv);
+  }
+
+  let stopped = false;
+  let handle: StoreWatch | undefined;
+  // Storage may deliver events before `watch` resolves; they wait until the initial ones are out.
+  let ready = false;
+  const early: ApiWatchEvent[] = [];
+  const deliver = (event: ApiWatchEvent): void => {
+    if (ready) sink.send(event);
+    else early.push(event);
+  };
+  const stop = (): void => {
+    stopped = true;
+    handle?.close();
+  };
+
+  const onEvent = (e: StoreEvent): void => {
+    if (stopped) return;
+    const event = translate(generic, e, matches);
+    if (event) deliver(event);
+  };
+
+  try {
+    handle = await store.watch(prefix, { sinceRevision: since }, {
+      onEvent,
+      onProgress: (revision) => {
+        if (!stopped && query.allowWatchBookmarks) deliver(bookmark(def, revision));
+      },
+      onError: (err) => {
+        if (stopped) return;
+        stopped = true;
+        deliver(errorEvent(isStorageError(err, 'TooOld') ? tooOld(since, err.revision) : new ApiError(500, 'InternalError', `Internal error occurred: watch failed: ${err.message}`)));
+        if (ready) sink.end();
+      },
+    });
+  } catch (err) {
+    if (isStorageError(err, 'TooOld')) throw tooOld(since, err.revision);
+    throw err;
+  }
+  for (const event of pending) sink.send(event);
+  ready = true;
+  for (const event of early.splice(0)) sink.send(event);
+  if (stopped) sink.end();
+  return { stop };
+}
+
+function tooOld(requested: number, oldest: number): ApiError {
+  return expired(`too old resource version: ${requested} (${oldest})`);
+}
+
+/** A storage event as the watcher sees it through its filter, or null when it does not concern them. */
+function translate(generic: GenericStore, e: StoreEvent, matches: (obj: KubeObject) => boolean): ApiWatchEvent | null {
+  const object = generic.decode({ key: e.key, value: e.value, modRevision: e.revision, createRevision: e.createRevision });
+  if (e.type === 'delete') return matches(object) ? { type: 'DELETED', object } : null;
+  const now = matches(object);
+  if (e.type === 'create' || e.prevValue === undefined) return now ? { type: 'ADDED', object } : null;
+  const before = matches(generic.decode({ key: e.key, value: e.prevValue, modRevision: e.revision, createRevision: e.createRevision }));
+  if (now && before) return { type: 'MODIFIED', object };
+  if (now) return { type: 'ADDED', object };
+  if (before) return { type: 'DELETED', object };
+  return null;
+}

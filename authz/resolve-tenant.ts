@@ -1,0 +1,27 @@
+/**
+ * The one place that decides which space a request acts in (DESIGN.md sections 3 and 5):
+ * the tenant named by the path, else the caller's own. An identity without a tenant is refused,
+ * never mapped to `system`. The tenant gate comes first: only system users may name another
+ * space or every space (`all`).
+ */
+import type { RequestInfo } from '../src/server/request-info.js';
+import { ApiError } from '../src/server/status.js';
+import type { UserInfo } from './user.js';
+
+export const SYSTEM_TENANT = 'system';
+export const ALL_TENANTS = 'all';
+
+/** The tenant the request acts in: a space's name, or `all` for every space. */
+export function resolveTenant(info: RequestInfo, user: UserInfo): string {
+  if (user.tenant === null) {
+    throw new ApiError(403, 'Forbidden', `User "${user.name}" has no tenant: the credential must name the space it belongs to`);
+  }
+  const asked = info.tenant;
+  if (asked === undefined || asked === user.tenant) return user.tenant;
+  if (user.tenant !== SYSTEM_TENANT) {
+    // The same answer whether or not the space exists: a tenant user learns nothing of others.
+    const what = asked === ALL_TENANTS ? 'all tenants' : `tenant "${asked}"`;
+    throw new ApiError(403, 'Forbidden', `User "${user.name}" cannot access ${what}: access is limited to the user's own tenant`);
+  }
+  return asked;
+}

@@ -1,0 +1,92 @@
+/**
+ * Query parameters of resource requests, parsed and checked once (bad values are 400 BadRequest,
+ * as kube-apiserver's parameter codec answers them).
+ */
+import { ApiError } from '../status.js';
+import { parseLabelSelector, SelectorParseError, type LabelSelector } from '../../../api/selection/label-selector.js';
+import { compileFieldSelector, parseFieldSelector, type FieldGetter } from '../../../api/selection/field-selector.js';
+import type { KubeObject } from '../../../api/registry/object.js';
+import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
+import type { FieldValidation } from '../../../api/registry/generic-store.js';
+import type { IncludeObject } from '../../../api/registry/table.js';
+
+export type Query = Record<string, string | string[] | undefined>;
+
+/** The last value of a parameter given once or more. */
+export function param(query: Query, name: string): string | undefined {
+  const v = query[name];
+  return Array.isArray(v) ? v.at(-1) : v;
+}
+
+function bad(message: string): ApiError {
+  return new ApiError(400, 'BadRequest', message);
+}
+
+export function boolParam(query: Query, name: string): boolean | undefined {
+  const v = param(query, name);
+  if (v === undefined || v === '') return undefined;
+  if (/^(true|1)$/i.test(v)) return true;
+  if (/^(false|0)$/i.test(v)) return false;
+  throw bad(`invalid boolean value for ${name}: ${JSON.stringify(v)}`);
+}
+
+export function intParam(query: Query, name: string): number | undefined {
+  const v = param(query, name);
+  if (v === undefined || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw bad(`invalid integer value for ${name}: ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+export function labelSelectorParam(query: Query): LabelSelector | undefined {
+  const v = param(query, 'labelSelector');
+  if (v === undefined || v === '') return undefined;
+  try {
+    return parseLabelSelector(v);
+  } catch (err) {
+    if (err instanceof SelectorParseError) throw bad(`unable to parse requirement: ${err.message.replace(/^unable to parse requirement: /, '')}`);
+    throw err;
+  }
+}
+
+/** The fields every kind can be selected by, plus the kind's own. */
+export function selectableFields(def: ResourceDefinition): Record<string, FieldGetter<KubeObject>> {
+  const fields: Record<string, FieldGetter<KubeObject>> = {
+    'metadata.name': (o) => o.metadata.name,
+    'metadata.tenant': (o) => o.metadata.tenant,
+    ...def.selectableFields,
+  };
+  if (def.scope === 'namespace') fields['metadata.namespace'] = (o) => o.metadata.namespace;
+  return fields;
+}
+
+export function fieldSelectorParam(query: Query, def: ResourceDefinition): ((obj: KubeObject) => boolean) | undefined {
+  const v = param(query, 'fieldSelector');
+  if (v === undefined || v === '') return undefined;
+  try {
+    return compileFieldSelector(parseFieldSelector(v), selectableFields(def));
+  } catch (err) {
+    if (err instanceof SelectorParseError) throw bad(err.message);
+    throw err;
+  }
+}
+
+export function fieldValidationParam(query: Query): FieldValidation {
+  const v = param(query, 'fieldValidation');
+  if (v === undefined || v === '') return 'Warn';
+  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
+  throw bad(`fieldValidation must be one of Ignore, Warn or Strict, not ${JSON.stringify(v)}`);
+}
+
+export function dryRunParam(query: Query): boolean {
+  const raw = query['dryRun'];
+  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  for (const v of values) if (v !== 'All') throw bad(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`);
+  return values.length > 0;
+}
+
+export function includeObjectParam(query: Query): IncludeObject {
+  const v = param(query, 'includeObject');
+  if (v === undefined || v === '') return 'Metadata';
+  if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
+  throw bad(`includeObject must be one of None, Metadata or Object, not ${JSON.stringify(v)}`);
+}

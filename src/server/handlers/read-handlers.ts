@@ -1,0 +1,54 @@
+/** GET of one object and LIST of a collection, answered as JSON, YAML or Table. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toTable } from '../../../api/registry/table.js';
+import type { KubeObject } from '../../../api/registry/object.js';
+import type { HandlerDeps } from '../api-routes.js';
+import { negotiateFormat, sendFormatted, type ResponseFormat } from '../negotiate.js';
+import { ApiError } from '../status.js';
+import { fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, type Query } from './query.js';
+import type { ResourceRequest } from './resolve-resource.js';
+import { getScale } from './scale.js';
+
+/** Location of the named object of a request. */
+export function locationOf(req: ResourceRequest): { tenant: string; namespace?: string; name: string } {
+  return { tenant: req.tenant, namespace: req.namespace, name: req.name! };
+}
+
+function tableOf(req: ResourceRequest, format: ResponseFormat, query: Query, objects: KubeObject[], metadata: Record<string, unknown>): unknown {
+  const table = toTable(req.def, objects, { includeObject: includeObjectParam(query), acrossSpaces: req.acrossSpaces, metadata });
+  return format.kind === 'table' && format.version === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table;
+}
+
+export async function handleGet(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const query = request.query as Query;
+  if (req.subresource === 'scale') return sendFormatted(reply, 200, negotiateFormat(request.headers.accept, false), await getScale(deps, req));
+  const format = negotiateFormat(request.headers.accept, req.subresource === undefined);
+  const obj = await deps.generic.get(req.def, locationOf(req), param(query, 'resourceVersion'));
+  if (format.kind === 'table') return sendFormatted(reply, 200, format, tableOf(req, format, query, [obj], { resourceVersion: obj.metadata.resourceVersion }));
+  return sendFormatted(reply, 200, format, obj);
+}
+
+export async function handleList(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const query = request.query as Query;
+  const format = negotiateFormat(request.headers.accept, true);
+  const limit = intParam(query, 'limit');
+  if (limit !== undefined && limit < 0) throw new ApiError(400, 'BadRequest', `limit must not be negative`);
+  const rvMatch = param(query, 'resourceVersionMatch');
+  if (rvMatch !== undefined && rvMatch !== '' && rvMatch !== 'Exact' && rvMatch !== 'NotOlderThan') {
+    throw new ApiError(400, 'BadRequest', `resourceVersionMatch: Unsupported value: ${JSON.stringify(rvMatch)}: supported values: "Exact", "NotOlderThan"`);
+  }
+  const result = await deps.generic.list(
+    req.def,
+    { tenant: req.tenant, namespace: req.namespace },
+    {
+      labelSelector: labelSelectorParam(query),
+      fieldMatch: fieldSelectorParam(query, req.def),
+      limit,
+      continue: param(query, 'continue') || undefined,
+      resourceVersion: param(query, 'resourceVersion'),
+      resourceVersionMatch: rvMatch === 'Exact' || rvMatch === 'NotOlderThan' ? rvMatch : undefined,
+    },
+  );
+  if (format.kind === 'table') return sendFormatted(reply, 200, format, tableOf(req, format, query, result.items, { ...result.metadata }));
+  return sendFormatted(reply, 200, format, { kind: req.def.listKind, apiVersion: req.def.apiVersion, metadata: result.metadata, items: result.items });
+}

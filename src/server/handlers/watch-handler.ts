@@ -1,0 +1,87 @@
+/**
+ * WATCH: a chunked stream of newline-delimited JSON events, flushed one by one (python's client
+ * needs the newline). Ends on `timeoutSeconds`, when the client goes away, or when the server
+ * closes; a failure after the headers went out is sent as an ERROR event.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { startWatch, type ApiWatchEvent } from '../../../api/registry/watch.js';
+import { toTable } from '../../../api/registry/table.js';
+import type { HandlerDeps } from '../api-routes.js';
+import { negotiateFormat } from '../negotiate.js';
+import { boolParam, fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, type Query } from './query.js';
+import type { ResourceRequest } from './resolve-resource.js';
+import { compileFieldSelector } from '../../../api/selection/field-selector.js';
+import { selectableFields } from './query.js';
+
+/** Open watch streams, so the server can end them when it closes. */
+export type WatchStreams = Set<{ close(): void }>;
+
+export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const query = request.query as Query;
+  const format = negotiateFormat(request.headers.accept, true);
+  let fieldMatch = fieldSelectorParam(query, req.def);
+  if (req.name !== undefined) {
+    // `/watch/.../pods/p` watches one object: a name selector.
+    const byName = compileFieldSelector([{ field: 'metadata.name', operator: '=', value: req.name }], selectableFields(req.def));
+    const other = fieldMatch;
+    fieldMatch = other ? (o) => byName(o) && other(o) : byName;
+  }
+  const timeoutSeconds = intParam(query, 'timeoutSeconds');
+  const includeObject = includeObjectParam(query);
+
+  const encode = (event: ApiWatchEvent): string => {
+    if (format.kind !== 'table' || event.type === 'ERROR' || event.type === 'BOOKMARK') return JSON.stringify(event) + '\n';
+    const table = toTable(req.def, [event.object], { includeObject, acrossSpaces: req.acrossSpaces, metadata: { resourceVersion: event.object.metadata.resourceVersion } });
+    return JSON.stringify({ type: event.type, object: format.version === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table }) + '\n';
+  };
+
+  const raw = reply.raw;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  const stream = {
+    close: (): void => {
+      if (closed) return;
+      closed = true;
+      if (timer) clearTimeout(timer);
+      active?.stop();
+      deps.watches.delete(stream);
+      if (!raw.writableEnded) raw.end();
+    },
+  };
+
+  const active = await startWatch(
+    deps.generic,
+    deps.store,
+    req.def,
+    { tenant: req.tenant, namespace: req.namespace },
+    {
+      labelSelector: labelSelectorParam(query),
+      fieldMatch,
+      resourceVersion: param(query, 'resourceVersion'),
+      resourceVersionMatch: param(query, 'resourceVersionMatch'),
+      sendInitialEvents: boolParam(query, 'sendInitialEvents'),
+      allowWatchBookmarks: boolParam(query, 'allowWatchBookmarks') ?? false,
+    },
+    {
+      send: (event) => {
+        if (closed) return;
+        if (!raw.headersSent) startStream();
+        raw.write(encode(event));
+      },
+      end: () => stream.close(),
+    },
+  );
+
+  function startStream(): void {
+    reply.hijack();
+    raw.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    raw.flushHeaders();
+  }
+
+  if (!raw.headersSent) startStream();
+  deps.watches.add(stream);
+  request.raw.on('close', stream.close);
+  raw.on('close', stream.close);
+  if (timeoutSeconds !== undefined && timeoutSeconds > 0) timer = setTimeout(stream.close, timeoutSeconds * 1000);
+  return reply;
+}

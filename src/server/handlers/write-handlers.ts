@@ -1,0 +1,125 @@
+/** POST, PUT, PATCH and DELETE on resources, as kube-apiserver answers them. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { applyJsonPatch, applyMergePatch, patchTypeOf, PATCH_TYPES } from '../../../api/patch/apply-patch.js';
+import type { DeleteOptions, WriteOptions } from '../../../api/registry/generic-store.js';
+import type { KubeObject } from '../../../api/registry/object.js';
+import type { HandlerDeps } from '../api-routes.js';
+import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
+import { ApiError } from '../status.js';
+import { boolParam, dryRunParam, fieldSelectorParam, fieldValidationParam, intParam, labelSelectorParam, param, type Query } from './query.js';
+import { locationOf } from './read-handlers.js';
+import type { ResourceRequest } from './resolve-resource.js';
+import { patchScale, updateScale } from './scale.js';
+
+function writeOptions(request: FastifyRequest): WriteOptions & { warnings: string[] } {
+  const query = request.query as Query;
+  return {
+    dryRun: dryRunParam(query),
+    fieldManager: param(query, 'fieldManager'),
+    fieldValidation: fieldValidationParam(query),
+    warnings: [],
+  };
+}
+
+/** `Warning: 299 - "text"` headers, which kubectl prints as `Warning: text`. */
+function addWarnings(reply: FastifyReply, warnings: string[]): void {
+  if (warnings.length > 0) reply.header('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+}
+
+function objectBody(request: FastifyRequest): KubeObject {
+  const body = decodeBody(request);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError(400, 'BadRequest', 'the body of the request must be a JSON or YAML object');
+  }
+  return body as KubeObject;
+}
+
+export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  if (req.name !== undefined) throw new ApiError(405, 'MethodNotAllowed', `POST to a named ${req.def.singular} is not supported`);
+  const format = negotiateFormat(request.headers.accept, false);
+  const opts = writeOptions(request);
+  const created = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, objectBody(request), opts);
+  addWarnings(reply, opts.warnings);
+  return sendFormatted(reply, 201, format, created);
+}
+
+export async function handleUpdate(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const format = negotiateFormat(request.headers.accept, false);
+  const opts = writeOptions(request);
+  const body = objectBody(request);
+  if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await updateScale(deps, req, body, opts));
+  const { object, created } = await deps.generic.update(req.def, locationOf(req), body, {
+    ...opts,
+    subresource: req.subresource === 'status' ? 'status' : undefined,
+  });
+  addWarnings(reply, opts.warnings);
+  return sendFormatted(reply, created ? 201 : 200, format, object);
+}
+
+export async function handlePatch(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const format = negotiateFormat(request.headers.accept, false);
+  const type = patchTypeOf(contentType(request));
+  if (type !== 'json' && type !== 'merge') {
+    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.json}, ${PATCH_TYPES.merge}`);
+  }
+  const opts = writeOptions(request);
+  if (boolParam(request.query as Query, 'force') !== undefined) {
+    throw new ApiError(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch', {
+      causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }],
+    });
+  }
+  const patch = decodeBody(request);
+  const applyPatch = (current: KubeObject): KubeObject => (type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch));
+  if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await patchScale(deps, req, applyPatch, opts));
+  const patched = await deps.generic.mutate(req.def, locationOf(req), applyPatch, { ...opts, subresource: req.subresource === 'status' ? 'status' : undefined });
+  addWarnings(reply, opts.warnings);
+  return sendFormatted(reply, 200, format, patched);
+}
+
+/** DeleteOptions from the body (kubectl sends one) and the query (curl users do). */
+function deleteOptions(request: FastifyRequest): DeleteOptions {
+  const query = request.query as Query;
+  const raw = request.body === undefined || (Buffer.isBuffer(request.body) && request.body.length === 0) ? {} : decodeBody(request);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'BadRequest', 'DeleteOptions must be a JSON object');
+  const body = raw as { propagationPolicy?: unknown; gracePeriodSeconds?: unknown; preconditions?: { uid?: unknown; resourceVersion?: unknown }; dryRun?: unknown };
+  const policy = body.propagationPolicy ?? param(query, 'propagationPolicy');
+  if (policy !== undefined && policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
+    throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan"`);
+  }
+  const grace = body.gracePeriodSeconds ?? intParam(query, 'gracePeriodSeconds');
+  if (grace !== undefined && (typeof grace !== 'number' || grace < 0)) {
+    throw new ApiError(422, 'Invalid', 'DeleteOptions.meta.k8s.io "" is invalid: gracePeriodSeconds: Invalid value: must be a non-negative integer');
+  }
+  const dryRun = Array.isArray(body.dryRun) ? body.dryRun.includes('All') : dryRunParam(query);
+  const opts: DeleteOptions = { dryRun };
+  if (policy) opts.propagationPolicy = policy;
+  if (typeof grace === 'number') opts.gracePeriodSeconds = grace;
+  const pre = body.preconditions;
+  if (pre) opts.preconditions = { uid: typeof pre.uid === 'string' ? pre.uid : undefined, resourceVersion: typeof pre.resourceVersion === 'string' ? pre.resourceVersion : undefined };
+  return opts;
+}
+
+export async function handleDelete(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const format = negotiateFormat(request.headers.accept, false);
+  const { object, deleted } = await deps.generic.delete(req.def, locationOf(req), deleteOptions(request));
+  if (!deleted || req.def.returnDeletedObject) return sendFormatted(reply, 200, format, object);
+  return sendFormatted(reply, 200, format, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: object.metadata.name, group: req.def.group, kind: req.def.resource, uid: object.metadata.uid },
+  });
+}
+
+export async function handleDeleteCollection(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const format = negotiateFormat(request.headers.accept, false);
+  const query = request.query as Query;
+  const items = await deps.generic.deleteCollection(
+    req.def,
+    { tenant: req.tenant, namespace: req.namespace },
+    { labelSelector: labelSelectorParam(query), fieldMatch: fieldSelectorParam(query, req.def) },
+    deleteOptions(request),
+  );
+  return sendFormatted(reply, 200, format, { kind: req.def.listKind, apiVersion: req.def.apiVersion, metadata: {}, items });
+}
