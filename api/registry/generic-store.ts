@@ -73,6 +73,15 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
+/** Subresources that write one part of an object: `status`, or a namespace's `spec.finalizers`. */
+export type UpdateSubresource = 'status' | 'finalize';
+
+/** Options of the update path; `markDeleting` is the store's own, for DELETE of a held object. */
+interface UpdateOptions extends WriteOptions {
+  subresource?: UpdateSubresource;
+  markDeleting?: boolean;
+}
+
 /** An admission step: may mutate the object or throw an ApiError to refuse the write. */
 export type AdmissionPlugin = (attrs: {
   operation: 'create' | 'update' | 'delete';
@@ -281,7 +290,7 @@ export class GenericStore {
     def: ResourceDefinition,
     loc: ObjectLocation,
     body: KubeObject,
-    opts: WriteOptions & { subresource?: 'status' } = {},
+    opts: WriteOptions & { subresource?: UpdateSubresource } = {},
   ): Promise<{ object: KubeObject; created: boolean }> {
     const incoming = this.admitBody(def, body, opts);
     if (incoming.metadata.name !== undefined && incoming.metadata.name !== loc.name) {
@@ -307,7 +316,7 @@ export class GenericStore {
    * Read-modify-write for patch, scale and finalize: `mutate` receives the current object and
    * returns the desired one. Retries on races unless the result pins a resourceVersion.
    */
-  async mutate(def: ResourceDefinition, loc: ObjectLocation, mutate: Mutation, opts: WriteOptions & { subresource?: 'status' } = {}): Promise<KubeObject> {
+  async mutate(def: ResourceDefinition, loc: ObjectLocation, mutate: Mutation, opts: WriteOptions & { subresource?: UpdateSubresource } = {}): Promise<KubeObject> {
     const current = await this.get(def, loc);
     return this.guaranteedUpdate(def, loc, current, mutate, opts);
   }
@@ -317,7 +326,7 @@ export class GenericStore {
     loc: ObjectLocation,
     first: KubeObject,
     mutate: Mutation,
-    opts: WriteOptions & { subresource?: 'status'; expectedRv?: string },
+    opts: UpdateOptions & { expectedRv?: string },
   ): Promise<KubeObject> {
     let current = first;
     for (;;) {
@@ -333,7 +342,7 @@ export class GenericStore {
         return current;
       }
       if (opts.dryRun) return next;
-      const finalized = next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0;
+      const finalized = next.metadata.deletionTimestamp !== undefined && !this.held(def, next);
       try {
         const key = this.key(def, loc);
         if (finalized) {
@@ -357,12 +366,17 @@ export class GenericStore {
     loc: ObjectLocation,
     desired: KubeObject,
     current: KubeObject,
-    opts: WriteOptions & { subresource?: 'status' },
+    opts: UpdateOptions,
   ): KubeObject {
     let next: KubeObject;
     if (opts.subresource === 'status') {
       // The status subresource writes status only (and keeps everything else as stored).
       next = { ...structuredClone(current), status: desired.status };
+    } else if (opts.subresource === 'finalize') {
+      // A namespace's finalize subresource writes spec.finalizers only.
+      next = structuredClone(current);
+      const finalizers = (desired.spec as { finalizers?: unknown } | undefined)?.finalizers;
+      next.spec = { ...(next.spec as object | undefined), finalizers };
     } else {
       next = desired;
       this.bindLocation(def, next, loc);
@@ -377,6 +391,10 @@ export class GenericStore {
     if (old.deletionTimestamp) {
       meta.deletionTimestamp = old.deletionTimestamp;
       meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+    } else if (opts.markDeleting) {
+      meta.deletionTimestamp = nowTimestamp();
+      meta.deletionGracePeriodSeconds = 0;
+      def.markDeleting?.(next);
     } else {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
@@ -408,20 +426,10 @@ export class GenericStore {
       }
       for (const admit of this.admission) await admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current });
 
-      if ((current.metadata.finalizers ?? []).length > 0) {
+      if (this.held(def, current)) {
         // Finalizers hold the object: mark it for deletion and let their owners finish.
         if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
-        const marked = await this.guaranteedUpdate(
-          def,
-          loc,
-          current,
-          (obj) => {
-            obj.metadata.deletionTimestamp = nowTimestamp();
-            obj.metadata.deletionGracePeriodSeconds = 0;
-            return obj;
-          },
-          { ...opts, expectedRv: current.metadata.resourceVersion },
-        ).catch(async (err: unknown) => {
+        const marked = await this.guaranteedUpdate(def, loc, current, (obj) => obj, { ...opts, expectedRv: current.metadata.resourceVersion, markDeleting: true }).catch(async (err: unknown) => {
           if (isReason(err, 'Conflict') && !pre?.resourceVersion) return undefined;
           throw err;
         });
@@ -456,6 +464,11 @@ export class GenericStore {
   }
 
   // ---- shared checks ----------------------------------------------------------------------
+
+  /** Finalizers (or the kind's own hold) keep the object after a DELETE. */
+  private held(def: ResourceDefinition, obj: KubeObject): boolean {
+    return (obj.metadata.finalizers ?? []).length > 0 || (def.holdsDeletion?.(obj) ?? false);
+  }
 
   /**
    * Decoder-level checks on a request body: apiVersion/kind agree with the URL, types match the

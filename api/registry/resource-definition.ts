@@ -52,6 +52,13 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
   validate?(obj: T): FieldError[];
   /** Rules on update, after `validate`: immutable fields and allowed transitions. */
   validateUpdate?(obj: T, old: T): FieldError[];
+  /**
+   * Whether something besides `metadata.finalizers` keeps the object after a DELETE (a
+   * namespace's `spec.finalizers`). A held object is marked for deletion and goes once released.
+   */
+  holdsDeletion?(obj: T): boolean;
+  /** Changes made when the object is marked for deletion (a namespace turns Terminating). */
+  markDeleting?(obj: T): void;
 }
 
 export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrategy<T> {

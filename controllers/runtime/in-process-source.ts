@@ -1,0 +1,40 @@
+/**
+ * An informer source that reads the server's own store directly: the controllers that run inside
+ * `serve` list and watch every space without a network round trip.
+ */
+import { ALL_TENANTS, type GenericStore } from '../../api/registry/generic-store.js';
+import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
+import { startWatch } from '../../api/registry/watch.js';
+import type { Store } from '../../storage/store.js';
+import type { ListWatchSource } from './informer.js';
+
+export function inProcessSource(generic: GenericStore, store: Store, def: ResourceDefinition): ListWatchSource {
+  const scope = { tenant: ALL_TENANTS };
+  return {
+    async list() {
+      const result = await generic.list(def, scope);
+      return { items: result.items, resourceVersion: result.metadata.resourceVersion };
+    },
+    async watch(resourceVersion, onEvent, onEnd) {
+      let ended = false;
+      const end = (err?: Error): void => {
+        if (ended) return;
+        ended = true;
+        onEnd(err);
+      };
+      const active = await startWatch(generic, store, def, scope, { resourceVersion }, {
+        send: (event) => {
+          if (event.type === 'ERROR') end(new Error(`watch of ${def.resource} failed: ${JSON.stringify(event.object)}`));
+          else onEvent(event);
+        },
+        end: () => end(),
+      });
+      return {
+        stop: () => {
+          ended = true;
+          active.stop();
+        },
+      };
+    },
+  };
+}
