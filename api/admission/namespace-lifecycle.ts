@@ -1,0 +1,40 @@
+/**
+ * Namespace lifecycle admission, as Kubernetes' NamespaceLifecycle plugin: nothing is created in a
+ * namespace that does not exist in its space (404) or is being deleted (403), and the namespaces
+ * every space needs cannot be deleted.
+ */
+import type { AdmissionPlugin } from '../registry/generic-store.js';
+import type { KubeObject } from '../registry/object.js';
+import { ApiError } from '../../src/server/status.js';
+
+/** Namespaces a space cannot lose while it lives. */
+export const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
+
+/** Reads a namespace of a space, or undefined when it does not exist. */
+export type NamespaceReader = (tenant: string, name: string) => Promise<KubeObject | undefined>;
+
+export function namespaceLifecycle(readNamespace: NamespaceReader): AdmissionPlugin {
+  return {
+    async admit({ operation, def, tenant, namespace, object }) {
+      if (operation === 'delete' && def.group === '' && def.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(object.metadata.name ?? '')) {
+        throw new ApiError(403, 'Forbidden', `namespaces "${object.metadata.name}" is forbidden: this namespace may not be deleted`, {
+          name: object.metadata.name,
+          kind: 'namespaces',
+        });
+      }
+      if (operation !== 'create' || def.scope !== 'namespace' || namespace === undefined) return;
+      const ns = await readNamespace(tenant, namespace);
+      if (!ns) {
+        throw new ApiError(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
+      }
+      if (ns.metadata.deletionTimestamp) {
+        throw new ApiError(403, 'Forbidden', `${def.resource} "${object.metadata.name ?? ''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+          name: object.metadata.name,
+          group: def.group,
+          kind: def.resource,
+          causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+        });
+      }
+    },
+  };
+}
