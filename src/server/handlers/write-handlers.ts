@@ -50,7 +50,7 @@ export async function handleUpdate(deps: HandlerDeps, req: ResourceRequest, requ
   if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await updateScale(deps, req, body, opts));
   const { object, created } = await deps.generic.update(req.def, locationOf(req), body, {
     ...opts,
-    subresource: req.subresource === 'status' ? 'status' : undefined,
+    subresource: req.subresource,
   });
   addWarnings(reply, opts.warnings);
   return sendFormatted(reply, created ? 201 : 200, format, object);
@@ -71,7 +71,7 @@ export async function handlePatch(deps: HandlerDeps, req: ResourceRequest, reque
   const patch = decodeBody(request);
   const applyPatch = (current: KubeObject): KubeObject => (type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch));
   if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await patchScale(deps, req, applyPatch, opts));
-  const patched = await deps.generic.mutate(req.def, locationOf(req), applyPatch, { ...opts, subresource: req.subresource === 'status' ? 'status' : undefined });
+  const patched = await deps.generic.mutate(req.def, locationOf(req), applyPatch, { ...opts, subresource: req.subresource });
   addWarnings(reply, opts.warnings);
   return sendFormatted(reply, 200, format, patched);
 }

@@ -1,0 +1,198 @@
+/**
+ * The static token file (`--token-auth-file`): one credential per row,
+ *
+ *   token,user,uid,"group1,group2",tenant
+ *
+ * as Kubernetes' token file with a fifth column for the space. Groups and tenant may be left out
+ * (an identity without a tenant is refused later, never sent to `system`). Blank lines and lines
+ * starting with `#` are ignored; malformed rows are logged and skipped, so one typo does not lock
+ * everybody out. The file is re-read when it changes, so issuing a token needs no restart.
+ *
+ * @example
+ *   const tokens = await TokenFile.load('/var/lib/kube-spaces/tokens.csv', logger);
+ *   const user = await tokens.lookup('secret-token'); // UserInfo | null
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import type { BaseLogger } from 'pino';
+import type { UserInfo } from './user.js';
+
+export interface TokenRow {
+  token: string;
+  user: UserInfo;
+}
+
+export interface TokenFileProblem {
+  /** 1-based line number in the file. */
+  line: number;
+  reason: string;
+}
+
+export interface ParsedTokenFile {
+  rows: TokenRow[];
+  problems: TokenFileProblem[];
+}
+
+const TENANT_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** Parses the file's text; never throws. */
+export function parseTokenFile(text: string): ParsedTokenFile {
+  const rows: TokenRow[] = [];
+  const problems: TokenFileProblem[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const parsed = parseRow(line);
+    if (typeof parsed === 'string') problems.push({ line: index + 1, reason: parsed });
+    else rows.push(parsed);
+  });
+  return { rows, problems };
+}
+
+/** One row, or the reason it is malformed. */
+function parseRow(line: string): TokenRow | string {
+  const fields = splitCsvLine(line);
+  if (fields === null) return 'unbalanced or misplaced quotes';
+  if (fields.length < 3 || fields.length > 5) return `expected 3 to 5 columns (token,user,uid,groups,tenant), found ${fields.length}`;
+  const [token, name, uid, groupList = '', tenant = ''] = fields as [string, string, string, string?, string?];
+  if (token === '') return 'empty token';
+  if (name === '') return 'empty user name';
+  if (tenant !== '' && (!TENANT_NAME.test(tenant) || tenant === 'all')) return `invalid tenant ${JSON.stringify(tenant)}`;
+  const groups = groupList.split(',').map((g) => g.trim()).filter((g) => g !== '');
+  return { token, user: { name, uid, groups, tenant: tenant === '' ? null : tenant, extra: {} } };
+}
+
+/**
+ * Splits one CSV line (RFC 4180 quoting: `"a,b"`, `""` for a quote). Fields are trimmed. Returns
+ * null for a stray or unterminated quote; a quoted field cannot span lines here.
+ */
+function splitCsvLine(line: string): string[] | null {
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    while (line[i] === ' ' || line[i] === '\t') i++;
+    let field = '';
+    if (line[i] === '"') {
+      i++;
+      for (;;) {
+        if (i >= line.length) return null;
+        if (line[i] === '"') {
+          if (line[i + 1] !== '"') break;
+          field += '"';
+          i += 2;
+        } else {
+          field += line[i];
+          i++;
+        }
+      }
+      i++; // the closing quote
+      while (line[i] === ' ' || line[i] === '\t') i++;
+      if (i < line.length && line[i] !== ',') return null;
+    } else {
+      const end = line.indexOf(',', i);
+      field = line.slice(i, end === -1 ? line.length : end).trim();
+      if (field.includes('"')) return null;
+      i = end === -1 ? line.length : end;
+    }
+    fields.push(field);
+    if (i >= line.length) return fields;
+    i++; // the comma
+  }
+}
+
+/** Tokens are looked up by their SHA-256 digest, see `TokenFile.lookup`. */
+function digest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface TokenFileOptions {
+  /** Check the file for changes at most this often (ms). Default 1000. */
+  recheckIntervalMs?: number;
+}
+
+/** Identity of one version of the file: an atomic rename changes ino, an edit in place mtime or size. */
+interface FileVersion {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export class TokenFile {
+  private byDigest = new Map<string, UserInfo>();
+  private version: FileVersion | null = null;
+  private checkedAt = 0;
+  private checking: Promise<void> | null = null;
+  private readonly recheckIntervalMs: number;
+
+  private constructor(
+    readonly path: string,
+    private readonly logger: BaseLogger,
+    options: TokenFileOptions,
+  ) {
+    this.recheckIntervalMs = options.recheckIntervalMs ?? 1000;
+  }
+
+  /** Reads the file; throws if it cannot be read (a server must not start without it). */
+  static async load(path: string, logger: BaseLogger, options: TokenFileOptions = {}): Promise<TokenFile> {
+    const file = new TokenFile(path, logger, options);
+    const info = await stat(path);
+    await file.read({ ino: info.ino, size: info.size, mtimeMs: info.mtimeMs });
+    file.checkedAt = Date.now();
+    return file;
+  }
+
+  /**
+   * The identity a bearer token stands for, or null. The table is keyed by the token's digest,
+   * so the lookup's timing depends on a hash the caller cannot steer, never on how many leading
+   * characters of a real token a guess got right.
+   */
+  async lookup(token: string): Promise<UserInfo | null> {
+    await this.reloadIfChanged();
+    const user = this.byDigest.get(digest(token));
+    return user ? { ...user, groups: [...user.groups], extra: {} } : null;
+  }
+
+  /** How many credentials the current table holds. */
+  get size(): number {
+    return this.byDigest.size;
+  }
+
+  private async reloadIfChanged(): Promise<void> {
+    if (Date.now() - this.checkedAt < this.recheckIntervalMs) return;
+    // Concurrent requests share one check instead of each stat-ing the file.
+    this.checking ??= this.check().finally(() => {
+      this.checkedAt = Date.now();
+      this.checking = null;
+    });
+    await this.checking;
+  }
+
+  private async check(): Promise<void> {
+    try {
+      const info = await stat(this.path);
+      const version = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
+      const old = this.version;
+      if (old && old.ino === version.ino && old.size === version.size && old.mtimeMs === version.mtimeMs) return;
+      await this.read(version);
+      this.logger.info({ path: this.path, tokens: this.byDigest.size }, 'token file reloaded');
+    } catch (err) {
+      // Keep serving the last good table: a file being replaced must not lock everybody out.
+      this.logger.warn({ path: this.path, err }, 'cannot re-read the token file; keeping the previous tokens');
+    }
+  }
+
+  private async read(version: FileVersion): Promise<void> {
+    const { rows, problems } = parseTokenFile(await readFile(this.path, 'utf8'));
+    for (const p of problems) {
+      this.logger.warn({ path: this.path, line: p.line, reason: p.reason }, 'skipping malformed token file row');
+    }
+    const byDigest = new Map<string, UserInfo>();
+    for (const row of rows) {
+      const key = digest(row.token);
+      if (byDigest.has(key)) this.logger.warn({ path: this.path, user: row.user.name }, 'duplicate token in the token file; the later row wins');
+      byDigest.set(key, row.user);
+    }
+    this.byDigest = byDigest;
+    this.version = version;
+  }
+}

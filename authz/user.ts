@@ -1,0 +1,27 @@
+/**
+ * Who is making a request, as every authenticator produces it (DESIGN.md section 4).
+ *
+ * @example
+ *   const admin: UserInfo = { name: 'admin', uid: 'u-1', groups: ['system:masters', 'system:authenticated'],
+ *                             tenant: 'system', extra: {} };
+ */
+export interface UserInfo {
+  name: string;
+  uid: string;
+  groups: string[];
+  /**
+   * The space the identity belongs to; null when the credential names none. Such a request is
+   * refused once a tenant is needed: nothing ever falls back to `system`.
+   */
+  tenant: string | null;
+  /** Additional attributes, as Kubernetes' `user.Info.GetExtra()`. */
+  extra: Record<string, string[]>;
+}
+
+/** Added to every authenticated identity, as Kubernetes does. */
+export const AUTHENTICATED_GROUP = 'system:authenticated';
+
+/** The identity of a request that presented no valid credential on a path open to everyone. */
+export function anonymousUser(): UserInfo {
+  return { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], tenant: null, extra: {} };
+}

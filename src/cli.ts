@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+/**
+ * The `kube-spaces` command. Flags are named as kube-apiserver names them where it has one.
+ *
+ * @example
+ *   kube-spaces serve                                    # embedded SQLite in ./.kube-spaces
+ *   kube-spaces serve --etcd-servers=http://127.0.0.1:2379 --secure-port=6443
+ */
+import { join } from 'node:path';
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { serve } from './serve.js';
+
+/** `--flag=a,b --flag c` → ['a', 'b', 'c']. */
+function commaList(values: readonly (string | number)[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+await yargs(hideBin(process.argv))
+  .scriptName('kube-spaces')
+  .command(
+    'serve',
+    'Run the API server',
+    (y) =>
+      y
+        .option('secure-port', { type: 'number', default: 6443, describe: 'HTTPS port (0 picks a free one)' })
+        .option('bind-address', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+        .option('etcd-servers', {
+          type: 'string',
+          array: true,
+          describe: 'etcd endpoints, comma-separated; without them state lives in <data-dir>/state.db (SQLite)',
+        })
+        .option('token-auth-file', { type: 'string', describe: 'Static token file (default <data-dir>/tokens.csv)' })
+        .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'Certificates, tokens, kubeconfig and embedded state' })
+        .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
+        .check((argv) => {
+          const port = argv['secure-port'];
+          if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--secure-port must be 0-65535, got ${port}`);
+          return true;
+        }),
+    async (argv) => {
+      const dataDir = argv['data-dir'];
+      await serve({
+        securePort: argv['secure-port'],
+        bindAddress: argv['bind-address'],
+        etcdServers: commaList(argv['etcd-servers']),
+        tokenAuthFile: argv['token-auth-file'] ?? join(dataDir, 'tokens.csv'),
+        dataDir,
+        tlsSans: commaList(argv['tls-san']),
+      });
+    },
+  )
+  .demandCommand(1, 'Name a command, e.g. `kube-spaces serve`.')
+  .strict()
+  .help()
+  // Only usage errors land here: `serve` reports its own failures through the logger.
+  .fail((message, err, y) => {
+    y.showHelp();
+    console.error(`\n${message ?? err.message}`);
+    process.exit(1);
+  })
+  .parseAsync();

@@ -1,0 +1,68 @@
+/**
+ * `kube-spaces serve`: prepare the data directory, open storage, listen on HTTPS, write the admin
+ * kubeconfig, and shut down gracefully on SIGINT/SIGTERM.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { authenticationChain, bearerTokenAuthenticator } from '../authz/authenticate.js';
+import { TokenFile } from '../authz/token-file.js';
+import { openStore } from '../storage/open-store.js';
+import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.js';
+import { prepareDataDir } from './bootstrap/data-dir.js';
+import { readBuildInfo, versionInfo } from './build-info.js';
+import { createLogger } from './logger.js';
+import { buildApp } from './server/app.js';
+import { exitOnSignals } from './shutdown.js';
+
+export interface ServeOptions {
+  securePort: number;
+  bindAddress: string;
+  /** Empty: the embedded SQLite store. */
+  etcdServers: readonly string[];
+  tokenAuthFile: string;
+  dataDir: string;
+  tlsSans: readonly string[];
+}
+
+/** Starts the server; on a start-up failure logs why and exits 1. */
+export async function serve(options: ServeOptions): Promise<void> {
+  const logger = createLogger();
+  try {
+    await start(options, logger);
+  } catch (err) {
+    logger.fatal({ err }, 'kube-spaces failed to start');
+    process.exit(1);
+  }
+}
+
+async function start(options: ServeOptions, logger: Logger): Promise<void> {
+  const buildInfo = await readBuildInfo();
+  const prepared = await prepareDataDir(options, logger);
+  const store = await openStore({ etcdServers: options.etcdServers, dataDir: options.dataDir });
+  try {
+    const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
+    const app = buildApp({
+      store,
+      authenticate: authenticationChain([bearerTokenAuthenticator(tokenFile)]),
+      logger,
+      buildInfo,
+      tls: prepared.serving,
+    });
+    await app.listen({ host: options.bindAddress, port: options.securePort });
+    const url = serverUrl(options.bindAddress, (app.server.address() as AddressInfo).port);
+    let adminKubeconfig: string | undefined;
+    if (prepared.adminToken !== null) {
+      const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
+      adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
+    }
+    exitOnSignals({ app, store, logger });
+    // The e2e harness reads `url` from this line.
+    logger.info(
+      { url, backend: store.backend, version: versionInfo(buildInfo).gitVersion, adminKubeconfig, tokens: tokenFile.size },
+      'kube-spaces serving',
+    );
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The Fastify application, built without listening: tests call `inject()`, the CLI listens.
+ *
+ * @example
+ *   const app = buildApp({ store, authenticate, logger, buildInfo });
+ *   const res = await app.inject({ url: '/readyz' }); // 'ok'
+ */
+import type { Server } from 'node:https';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Authenticator } from '../../authz/authenticate.js';
+import type { Store } from '../../storage/store.js';
+import type { BuildInfo } from '../build-info.js';
+import { authenticateRequest } from './authenticate-request.js';
+import { healthRoutes } from './health-routes.js';
+import { declareRequestContext } from './request-context.js';
+import { sendStatus, statusErrorHandler, statusFromError, statusNotFoundHandler } from './status.js';
+import { versionRoutes } from './version-routes.js';
+
+/** Kubernetes' limit on request bodies (3 MiB); larger bodies are 413 RequestEntityTooLarge. */
+export const BODY_LIMIT = 3 * 1024 * 1024;
+
+export interface AppDeps {
+  store: Store;
+  authenticate: Authenticator;
+  logger: FastifyBaseLogger;
+  buildInfo: BuildInfo;
+  /** PEM serving key and certificate; without them the app speaks plain HTTP (tests use inject()). */
+  tls?: { key: string; cert: string };
+}
+
+/** An HTTPS server in production; plain HTTP when built without `tls` (tests). */
+export type KubeApp = FastifyInstance<Server>;
+
+export function buildApp(deps: AppDeps): KubeApp {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT,
+    // Requests still arriving on open connections while closing are served (with
+    // `Connection: close`), instead of Fastify's non-Status 503.
+    return503OnClosing: false,
+    // Errors raised before routing (e.g. a malformed URL) answer with a Status too.
+    frameworkErrors: (err, _request, reply) => sendStatus(reply, statusFromError(err)),
+    // Ask for a client certificate without requiring one: kubectl presents its certificate only
+    // when asked, and token users have none.
+    https: deps.tls ? { key: deps.tls.key, cert: deps.tls.cert, requestCert: true, rejectUnauthorized: false } : null,
+  });
+
+  declareRequestContext(app);
+  app.setErrorHandler(statusErrorHandler);
+  app.setNotFoundHandler(statusNotFoundHandler);
+  // Bodies of any other type, or with no Content-Type at all (kubectl's PUT …/scale), arrive as
+  // a Buffer; the API layers decode them. application/json keeps Fastify's parser (bad JSON → 400).
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  let shuttingDown = false;
+  app.addHook('preClose', async () => {
+    shuttingDown = true;
+  });
+  // While draining, each answer ends its connection: a kept-alive idle connection would hold
+  // close() open until the drain timeout.
+  app.addHook('onSend', async (_request, reply) => {
+    if (shuttingDown) reply.header('connection', 'close');
+  });
+  app.addHook('onRequest', authenticateRequest(deps.authenticate));
+
+  app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });
+  app.register(versionRoutes, { buildInfo: deps.buildInfo });
+  return app;
+}
