@@ -33,6 +33,7 @@ await yargs(hideBin(process.argv))
         .option('token-auth-file', { type: 'string', describe: 'Static token file (default <data-dir>/tokens.csv)' })
         .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'Certificates, tokens, kubeconfig and embedded state' })
         .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
+        .option('service-cluster-ip-range', { type: 'string', default: '10.96.0.0/12', describe: 'IPv4 CIDR each space allocates Service cluster IPs from' })
         .check((argv) => {
           const port = argv['secure-port'];
           if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--secure-port must be 0-65535, got ${port}`);
@@ -47,6 +48,7 @@ await yargs(hideBin(process.argv))
         tokenAuthFile: argv['token-auth-file'] ?? join(dataDir, 'tokens.csv'),
         dataDir,
         tlsSans: commaList(argv['tls-san']),
+        serviceClusterIpRange: argv['service-cluster-ip-range'],
       });
     },
   )

@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import { authenticationChain, bearerTokenAuthenticator } from '../authz/authenticate.js';
 import { TokenFile } from '../authz/token-file.js';
 import { openStore } from '../storage/open-store.js';
+import { startCompactor } from '../storage/compactor.js';
+import { startControlPlane } from './control-plane.js';
 import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.js';
 import { prepareDataDir } from './bootstrap/data-dir.js';
 import { readBuildInfo, versionInfo } from './build-info.js';
@@ -22,7 +24,12 @@ export interface ServeOptions {
   tokenAuthFile: string;
   dataDir: string;
   tlsSans: readonly string[];
+  /** IPv4 CIDR that every space allocates Service cluster IPs from. */
+  serviceClusterIpRange: string;
 }
+
+/** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
+const ETCD_COMPACTION_INTERVAL_MS = 5 * 60_000;
 
 /** Starts the server; on a start-up failure logs why and exits 1. */
 export async function serve(options: ServeOptions): Promise<void> {
@@ -41,13 +48,19 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
   const store = await openStore({ etcdServers: options.etcdServers, dataDir: options.dataDir });
   try {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
+    // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
+    const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
+    const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, log: logger });
     const app = buildApp({
       store,
       authenticate: authenticationChain([bearerTokenAuthenticator(tokenFile)]),
       logger,
       buildInfo,
+      registry: plane.registry,
+      generic: plane.generic,
       tls: prepared.serving,
     });
+    app.addHook('onClose', async () => compactor?.stop());
     await app.listen({ host: options.bindAddress, port: options.securePort });
     const url = serverUrl(options.bindAddress, (app.server.address() as AddressInfo).port);
     let adminKubeconfig: string | undefined;
@@ -55,7 +68,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
-    exitOnSignals({ app, store, logger });
+    exitOnSignals({ app, store, plane, logger });
     // The e2e harness reads `url` from this line.
     logger.info(
       { url, backend: store.backend, version: versionInfo(buildInfo).gitVersion, adminKubeconfig, tokens: tokenFile.size },

@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
+import { GenericStore } from '../api/registry/generic-store.js';
+import { ResourceRegistry } from '../api/registry/registry.js';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../storage/store.js';
 import { buildApp } from './server/app.js';
@@ -14,6 +16,8 @@ function setup() {
     logger,
     authenticate: async () => ({ name: 'u', uid: '', groups: [], tenant: 't1', extra: {} }),
     buildInfo: { version: '0.0.0', gitCommit: '', gitTreeState: '', buildDate: '' },
+    registry: new ResourceRegistry([]),
+    generic: new GenericStore(store),
   });
   return { app, store, logger, events };
 }

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../storage/store.js';
 import type { KubeApp } from './server/app.js';
+import type { ControlPlane } from './control-plane.js';
 
 /** How long requests in flight may take to finish before their connections are closed. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -13,6 +14,8 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export interface ShutdownTargets {
   app: KubeApp;
   store: Store;
+  /** Controllers stop after the HTTP server and before storage closes. */
+  plane?: Pick<ControlPlane, 'stop'>;
   logger: Logger;
   /** Default 10 s. */
   drainTimeoutMs?: number;
@@ -50,7 +53,8 @@ export async function shutDown(targets: ShutdownTargets, signal: NodeJS.Signals)
   } finally {
     clearTimeout(force);
   }
-  logger.info('HTTP server closed; closing storage');
+  logger.info('HTTP server closed; stopping controllers and closing storage');
+  await targets.plane?.stop();
   await store.close();
   logger.info('shutdown complete');
 }

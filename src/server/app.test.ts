@@ -1,4 +1,6 @@
 import { pino } from 'pino';
+import { GenericStore } from '../../api/registry/generic-store.js';
+import { ResourceRegistry } from '../../api/registry/registry.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticationChain, bearerTokenAuthenticator } from '../../authz/authenticate.js';
 import type { UserInfo } from '../../authz/user.js';
@@ -23,6 +25,8 @@ function makeApp() {
     authenticate: authenticationChain([bearerTokenAuthenticator(tokens)]),
     logger: pino({ level: 'silent' }),
     buildInfo,
+    registry: new ResourceRegistry([]),
+    generic: new GenericStore(store),
   });
   app.get('/whoami', async (request) => request.kube);
   app.post('/echo', async (request) => ({ type: typeof request.body, isBuffer: Buffer.isBuffer(request.body) }));
@@ -116,7 +120,11 @@ describe('authentication', () => {
   it('puts the identity on request.kube, in system:authenticated', async () => {
     const res = await makeApp().inject({ url: '/whoami', headers: { authorization: 'bearer  good-token' } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ user: { ...admin, groups: ['system:masters', 'system:authenticated'] } });
+    expect(res.json()).toEqual({
+      user: { ...admin, groups: ['system:masters', 'system:authenticated'] },
+      info: { kind: 'nonresource', verb: 'get', path: '/whoami', tenantForm: 'short' },
+      tenant: 'system',
+    });
   });
 
   it('refuses unknown paths before telling whether they exist', async () => {

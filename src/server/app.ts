@@ -9,10 +9,14 @@ import type { Server } from 'node:https';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Authenticator } from '../../authz/authenticate.js';
 import type { Store } from '../../storage/store.js';
-import type { BuildInfo } from '../build-info.js';
+import { type BuildInfo, versionInfo } from '../build-info.js';
 import { authenticateRequest } from './authenticate-request.js';
 import { healthRoutes } from './health-routes.js';
-import { declareRequestContext } from './request-context.js';
+import type { GenericStore } from '../../api/registry/generic-store.js';
+import type { ResourceRegistry } from '../../api/registry/registry.js';
+import { apiRoutes } from './api-routes.js';
+import { openApiRoutes } from './openapi-routes.js';
+import { declareRequestContext, rewriteRequestUrl } from './request-context.js';
 import { sendStatus, statusErrorHandler, statusFromError, statusNotFoundHandler } from './status.js';
 import { versionRoutes } from './version-routes.js';
 
@@ -24,6 +28,8 @@ export interface AppDeps {
   authenticate: Authenticator;
   logger: FastifyBaseLogger;
   buildInfo: BuildInfo;
+  registry: ResourceRegistry;
+  generic: GenericStore;
   /** PEM serving key and certificate; without them the app speaks plain HTTP (tests use inject()). */
   tls?: { key: string; cert: string };
 }
@@ -40,6 +46,7 @@ export function buildApp(deps: AppDeps): KubeApp {
     return503OnClosing: false,
     // Errors raised before routing (e.g. a malformed URL) answer with a Status too.
     frameworkErrors: (err, _request, reply) => sendStatus(reply, statusFromError(err)),
+    rewriteUrl: rewriteRequestUrl,
     // Ask for a client certificate without requiring one: kubectl presents its certificate only
     // when asked, and token users have none.
     https: deps.tls ? { key: deps.tls.key, cert: deps.tls.cert, requestCert: true, rejectUnauthorized: false } : null,
@@ -65,5 +72,7 @@ export function buildApp(deps: AppDeps): KubeApp {
 
   app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });
   app.register(versionRoutes, { buildInfo: deps.buildInfo });
+  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store });
+  app.register(openApiRoutes, { registry: deps.registry, kubeVersion: versionInfo(deps.buildInfo).gitVersion });
   return app;
 }

@@ -1,11 +1,13 @@
 /**
- * The `onRequest` hook that authenticates every request before its body is read, so a refusal
- * costs no parsing. Health and version endpoints are open to everyone, as in kube-apiserver;
+ * The `onRequest` hook that authenticates every request and resolves its space before its body
+ * is read, so a refusal costs no parsing. Health and version endpoints are open to everyone, as in kube-apiserver;
  * everything else without a valid identity is 401 Unauthorized.
  */
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Authenticator } from '../../authz/authenticate.js';
+import { resolveTenant } from '../../authz/resolve-tenant.js';
 import { anonymousUser } from '../../authz/user.js';
+import { requestInfoOf } from './request-context.js';
 import { ApiError } from './status.js';
 
 /** `/healthz`, `/livez`, `/readyz`, `/version`, with a trailing slash or a sub-path (`/readyz/storage`). */
@@ -18,11 +20,13 @@ function isAnonymousPath(url: string): boolean {
 export function authenticateRequest(authenticate: Authenticator): onRequestAsyncHookHandler {
   return async (request: FastifyRequest) => {
     const user = await authenticate(request);
-    if (user) {
-      request.kube = { user };
+    const info = requestInfoOf(request.raw);
+    if (isAnonymousPath(request.url)) {
+      request.kube = { user: user ?? anonymousUser(), info, tenant: '' };
       return;
     }
-    if (!isAnonymousPath(request.url)) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
-    request.kube = { user: anonymousUser() };
+    if (!user) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
+    // The tenant gate runs here, before any body is read: a refusal costs no parsing.
+    request.kube = { user, info, tenant: info ? resolveTenant(info, user) : '' };
   };
 }

@@ -6,12 +6,42 @@
  * @example
  *   app.get('/x', async (request) => request.kube?.user.name);
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { UserInfo } from '../../authz/user.js';
+import { parseRequestInfo, type RequestInfo } from './request-info.js';
 
 export interface KubeRequestContext {
   /** The authenticated identity, or the anonymous user on the paths open to everyone. */
   user: UserInfo;
+  /** What the path asks for; null for a path that is no request at all (answered 404). */
+  info: RequestInfo | null;
+  /** The space the request acts in (`all` for every space); '' where no space applies (health, version). */
+  tenant: string;
+}
+
+/** Request info parsed while rewriting the URL, waiting for `onRequest` to pick it up. */
+const parsedInfo = new WeakMap<IncomingMessage, RequestInfo | null>();
+
+/**
+ * Fastify's `rewriteUrl`: parses the path once (the only parse) and routes on its canonical form,
+ * so `/tenants/t1/api/v1/...` reaches the same routes as `/api/v1/...` with its tenant kept.
+ */
+export function rewriteRequestUrl(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const search = q < 0 ? '' : url.slice(q);
+  // Only `watch` matters to the parse; reading it alone avoids parsing the query twice.
+  const watch = search.includes('watch=') ? new URLSearchParams(search).get('watch') ?? undefined : undefined;
+  const info = parseRequestInfo(req.method ?? 'GET', path, { watch });
+  parsedInfo.set(req, info);
+  return info && info.tenantForm === 'prefix' ? info.path + search : url;
+}
+
+/** The info `rewriteRequestUrl` parsed for this request. */
+export function requestInfoOf(req: IncomingMessage): RequestInfo | null {
+  return parsedInfo.get(req) ?? null;
 }
 
 declare module 'fastify' {

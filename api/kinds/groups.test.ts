@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../registry/object.js';
+import { ResourceRegistry } from '../registry/registry.js';
+import { checkObject } from '../schema/check-object.js';
+import '../schema/core-types.js'; import '../schema/meta.js'; import { definitions, refName, resolve, type Schema } from '../schema/schema.js';
+import { create } from './apps/testing.js';
+import { groupKinds } from './groups.js';
+
+const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] } };
+const selector = { matchLabels: { app: 'web' } };
+
+/** A small valid object of every kind, as a user would write it. */
+const samples: Record<string, KubeObject> = {
+  deployments: { metadata: { name: 'web' }, spec: { selector, template } },
+  replicasets: { metadata: { name: 'web-5d4f8' }, spec: { selector, template } },
+  statefulsets: {
+    metadata: { name: 'db' },
+    spec: { serviceName: 'db', selector, template, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] },
+  },
+  daemonsets: { metadata: { name: 'agent' }, spec: { selector, template } },
+  controllerrevisions: { metadata: { name: 'db-7c9f' }, data: { spec: {} }, revision: 1 },
+  jobs: { metadata: { name: 'pi' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl:5.34' }] } } } },
+  cronjobs: {
+    metadata: { name: 'hello' },
+    spec: { schedule: '0 * * * *', timeZone: 'Etc/UTC', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+  },
+  horizontalpodautoscalers: { metadata: { name: 'web' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 5, behavior: { scaleUp: {} } } },
+  leases: { metadata: { name: 'node-1' }, spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2024-05-01T10:00:00.000000Z' } },
+  endpointslices: { metadata: { name: 'web-x1' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.5'], conditions: { ready: true }, targetRef: { kind: 'Pod', name: 'web-1' } }], ports: [{ name: 'http', port: 80 }] },
+  events: {
+    metadata: { name: 'web.1', namespace: 'default' },
+    eventTime: '2024-05-01T10:00:00.000000Z',
+    reportingController: 'kubernetes.io/kubelet',
+    reportingInstance: 'node-1',
+    action: 'Started',
+    reason: 'Started',
+    regarding: { kind: 'Pod', namespace: 'default', name: 'web-1' },
+    note: 'Started container web',
+    type: 'Normal',
+  },
+  networkpolicies: { metadata: { name: 'deny' }, spec: { podSelector: {}, ingress: [{ from: [{ namespaceSelector: { matchLabels: { team: 'a' } } }], ports: [{ port: 80 }] }] } },
+  ingresses: { metadata: { name: 'web' }, spec: { rules: [{ host: 'web.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] } },
+  ingressclasses: { metadata: { name: 'nginx' }, spec: { controller: 'k8s.io/ingress-nginx', parameters: { kind: 'ConfigMap', name: 'nginx' } } },
+  poddisruptionbudgets: { metadata: { name: 'web' }, spec: { minAvailable: '50%', selector } },
+  roles: { metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] },
+  rolebindings: { metadata: { name: 'read' }, roleRef: { kind: 'Role', name: 'reader' }, subjects: [{ kind: 'User', name: 'jane' }] },
+  clusterroles: { metadata: { name: 'view-all' }, rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }] },
+  clusterrolebindings: { metadata: { name: 'view-all' }, roleRef: { kind: 'ClusterRole', name: 'view-all' }, subjects: [{ kind: 'Group', name: 'devs' }] },
+  storageclasses: { metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com', parameters: { type: 'gp3' }, allowedTopologies: [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['a'] }] }] },
+  priorityclasses: { metadata: { name: 'high' }, value: 1000, description: 'important' },
+};
+
+/** Every component name a schema refers to, directly or through other components. */
+function referencedNames(root: Schema): Set<string> {
+  const seen = new Set<string>();
+  const visit = (s: Schema | undefined): void => {
+    if (!s) return;
+    const name = refName(s);
+    if (name !== undefined) {
+      if (seen.has(name)) return;
+      seen.add(name);
+      visit(definitions.get(name));
+      return;
+    }
+    Object.values(s.properties ?? {}).forEach(visit);
+    visit(s.items);
+    if (typeof s.additionalProperties === 'object') visit(s.additionalProperties);
+    [...(s.allOf ?? []), ...(s.anyOf ?? [])].forEach(visit);
+  };
+  visit(root);
+  return seen;
+}
+
+describe('groupKinds', () => {
+  it('registers every non-core kind once', () => {
+    expect(() => new ResourceRegistry(groupKinds)).not.toThrow();
+    expect(groupKinds.map((d) => `${d.apiVersion}/${d.resource}`)).toEqual([
+      'apps/v1/deployments',
+      'apps/v1/replicasets',
+      'apps/v1/statefulsets',
+      'apps/v1/daemonsets',
+      'apps/v1/controllerrevisions',
+      'events.k8s.io/v1/events',
+      'autoscaling/v2/horizontalpodautoscalers',
+      'batch/v1/jobs',
+      'batch/v1/cronjobs',
+      'networking.k8s.io/v1/networkpolicies',
+      'networking.k8s.io/v1/ingresses',
+      'networking.k8s.io/v1/ingressclasses',
+      'policy/v1/poddisruptionbudgets',
+      'rbac.authorization.k8s.io/v1/roles',
+      'rbac.authorization.k8s.io/v1/rolebindings',
+      'rbac.authorization.k8s.io/v1/clusterroles',
+      'rbac.authorization.k8s.io/v1/clusterrolebindings',
+      'storage.k8s.io/v1/storageclasses',
+      'scheduling.k8s.io/v1/priorityclasses',
+      'coordination.k8s.io/v1/leases',
+      'discovery.k8s.io/v1/endpointslices',
+    ]);
+  });
+
+  it('puts what Kubernetes calls cluster-scoped in the space, and the workloads in category all', () => {
+    const names = (pick: (d: (typeof groupKinds)[number]) => boolean): string[] => groupKinds.filter(pick).map((d) => d.resource);
+    expect(names((d) => d.scope === 'space')).toEqual(['ingressclasses', 'clusterroles', 'clusterrolebindings', 'storageclasses', 'priorityclasses']);
+    expect(names((d) => d.categories.includes('all'))).toEqual(['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'horizontalpodautoscalers', 'jobs', 'cronjobs']);
+    expect(names((d) => d.scale !== undefined)).toEqual(['deployments', 'replicasets', 'statefulsets']);
+  });
+
+  it('gives every kind a named schema tagged with its group, version and kind', () => {
+    for (const def of groupKinds) {
+      const schema = resolve(def.schema);
+      expect(schema?.['x-kubernetes-group-version-kind'], def.resource).toEqual([{ group: def.group, version: def.version, kind: def.kind }]);
+    }
+    expect(resolve({ $ref: '#/components/schemas/io.k8s.api.autoscaling.v1.Scale' })?.['x-kubernetes-group-version-kind']).toEqual([{ group: 'autoscaling', version: 'v1', kind: 'Scale' }]);
+  });
+
+  it('refers only to schemas that exist', () => {
+    for (const def of groupKinds) {
+      const missing = [...referencedNames(def.schema)].filter((name) => !definitions.has(name));
+      expect(missing, def.resource).toEqual([]);
+    }
+  });
+
+  it.each(groupKinds.map((def) => [def.resource, def] as const))('accepts a typical %s, defaulted, with no field its schema lacks', async (resource, def) => {
+    const { object, errors } = await create(def, samples[resource]!);
+    expect(errors).toEqual([]);
+    const check = checkObject(object, def.schema);
+    expect(check.typeError).toBeUndefined();
+    expect(check.unknownFields).toEqual([]);
+    expect(def.columns.map((c) => typeof c.cell(object, Date.now()))).not.toContain('undefined');
+  });
+});

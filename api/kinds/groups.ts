@@ -1,0 +1,31 @@
+/**
+ * Every built-in kind outside the core group, in the order kube-apiserver's `/apis` lists their
+ * groups (apps, events, autoscaling, batch, networking, policy, rbac, storage, scheduling,
+ * coordination, discovery).
+ */
+import type { ResourceDefinition } from '../registry/resource-definition.js';
+import { appsKinds } from './apps/index.js';
+import { autoscalingKinds } from './autoscaling/index.js';
+import { batchKinds } from './batch/index.js';
+import { coordinationKinds } from './coordination/index.js';
+import { discoveryKinds } from './discovery/index.js';
+import { eventsKinds } from './events/index.js';
+import { networkingKinds } from './networking/index.js';
+import { policyKinds } from './policy/index.js';
+import { rbacKinds } from './rbac/index.js';
+import { schedulingKinds } from './scheduling/index.js';
+import { storageKinds } from './storage/index.js';
+
+export const groupKinds: ResourceDefinition[] = [
+  ...appsKinds,
+  ...eventsKinds,
+  ...autoscalingKinds,
+  ...batchKinds,
+  ...networkingKinds,
+  ...policyKinds,
+  ...rbacKinds,
+  ...storageKinds,
+  ...schedulingKinds,
+  ...coordinationKinds,
+  ...discoveryKinds,
+];
