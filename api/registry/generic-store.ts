@@ -14,7 +14,7 @@ import { keyPrefix, objectKey } from '../../storage/keys.js';
 import type { KeyValue, Store } from '../../storage/store.js';
 import type { LabelSelector } from '../selection/label-selector.js';
 import { checkObject, dropFields } from '../schema/check-object.js';
-import { validateObjectMeta } from '../validation/object-meta.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
 import { alreadyExists, badRequest, conflict, expired, fromStorageError, invalid, notFound } from './api-errors.js';
 import type { FieldError } from './field-error.js';
 import type { KubeObject, ListMeta } from './object.js';
@@ -82,15 +82,26 @@ interface UpdateOptions extends WriteOptions {
   markDeleting?: boolean;
 }
 
-/** An admission step: may mutate the object or throw an ApiError to refuse the write. */
-export type AdmissionPlugin = (attrs: {
+export interface AdmissionAttributes {
   operation: 'create' | 'update' | 'delete';
   def: ResourceDefinition;
   tenant: string;
   namespace: string | undefined;
   object: KubeObject;
   old: KubeObject | undefined;
-}) => Promise<void> | void;
+}
+
+/**
+ * An admission plugin. `admit` runs before a write: it may mutate the object, refuse the write
+ * with an ApiError, or reserve something (a cluster IP) and return how to undo that should the
+ * write not happen. `deleted` runs after an object is gone, to release what it held.
+ */
+export interface AdmissionPlugin {
+  admit(attrs: AdmissionAttributes): Promise<Undo | void> | Undo | void;
+  deleted?(def: ResourceDefinition, obj: KubeObject): Promise<void>;
+}
+
+export type Undo = () => Promise<void>;
 
 /** A change applied to the current object by update-like verbs (patch, scale, finalize). */
 export type Mutation = (current: KubeObject) => KubeObject | Promise<KubeObject>;
@@ -113,6 +124,10 @@ function randomSuffix(): string {
 function specOf(obj: KubeObject): string {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
   return JSON.stringify(rest);
+}
+
+async function runUndos(undos: Undo[]): Promise<void> {
+  for (const undo of undos.reverse()) await undo();
 }
 
 function isReason(err: unknown, reason: ApiError['reason']): boolean {
@@ -252,24 +267,49 @@ export class GenericStore {
     def.defaults?.(obj);
     await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });
     this.validate(def, obj, undefined);
-    for (const admit of this.admission) await admit({ operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined });
-
-    if (opts.dryRun) {
-      // Dry run: the would-be object, nothing stored, no revision consumed.
-      await this.assertAbsent(def, { ...loc, name });
-      return obj;
-    }
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), this.encode(obj));
-        meta.resourceVersion = String(kv.modRevision);
+    const undos = await this.admit({ operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined });
+    try {
+      if (opts.dryRun) {
+        // Dry run: the would-be object, nothing stored, no revision consumed, nothing kept reserved.
+        await this.assertAbsent(def, { ...loc, name });
+        await runUndos(undos);
         return obj;
-      } catch (err) {
-        const retryName = isStorageError(err, 'AlreadyExists') && body.metadata?.generateName && !body.metadata?.name && attempt < GENERATE_NAME_ATTEMPTS;
-        if (!retryName) throw fromStorageError(err, def, meta.name!);
-        meta.name = meta.generateName + randomSuffix();
       }
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), this.encode(obj));
+          meta.resourceVersion = String(kv.modRevision);
+          return obj;
+        } catch (err) {
+          const retryName = isStorageError(err, 'AlreadyExists') && body.metadata?.generateName && !body.metadata?.name && attempt < GENERATE_NAME_ATTEMPTS;
+          if (!retryName) throw fromStorageError(err, def, meta.name!);
+          meta.name = meta.generateName + randomSuffix();
+        }
+      }
+    } catch (err) {
+      await runUndos(undos);
+      throw err;
     }
+  }
+
+  /** Runs the admission plugins in order; if one refuses, what earlier ones reserved is undone. */
+  private async admit(attrs: AdmissionAttributes): Promise<Undo[]> {
+    const undos: Undo[] = [];
+    try {
+      for (const plugin of this.admission) {
+        const undo = await plugin.admit(attrs);
+        if (undo) undos.push(undo);
+      }
+    } catch (err) {
+      await runUndos(undos);
+      throw err;
+    }
+    return undos;
+  }
+
+  /** Tells the plugins an object is gone for good. */
+  private async released(def: ResourceDefinition, obj: KubeObject): Promise<void> {
+    for (const plugin of this.admission) await plugin.deleted?.(def, obj);
   }
 
   private async assertAbsent(def: ResourceDefinition, loc: ObjectLocation): Promise<void> {
@@ -335,25 +375,31 @@ export class GenericStore {
       if (pinned && pinned !== current.metadata.resourceVersion) throw conflict(def, loc.name);
 
       const next = this.prepareUpdate(def, loc, desired, current, opts);
-      for (const admit of this.admission) await admit({ operation: 'update', def, tenant: loc.tenant, namespace: next.metadata.namespace, object: next, old: current });
+      const undos = await this.admit({ operation: 'update', def, tenant: loc.tenant, namespace: next.metadata.namespace, object: next, old: current });
 
       // An update that changes nothing writes nothing and keeps the resourceVersion.
       if (sameJSON({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } }, { ...current, metadata: { ...current.metadata, resourceVersion: undefined } })) {
+        await runUndos(undos);
         return current;
       }
-      if (opts.dryRun) return next;
+      if (opts.dryRun) {
+        await runUndos(undos);
+        return next;
+      }
       const finalized = next.metadata.deletionTimestamp !== undefined && !this.held(def, next);
       try {
         const key = this.key(def, loc);
         if (finalized) {
           // The last finalizer is gone from an object marked for deletion: the object goes.
           await this.store.delete(key, Number(current.metadata.resourceVersion));
+          await this.released(def, next);
           return next;
         }
         const kv = await this.store.update(key, this.encode(next), Number(current.metadata.resourceVersion));
         next.metadata.resourceVersion = String(kv.modRevision);
         return next;
       } catch (err) {
+        await runUndos(undos);
         if (!isStorageError(err, 'Conflict') || pinned) throw fromStorageError(err, def, loc.name);
         current = await this.get(def, loc);
       }
@@ -385,7 +431,8 @@ export class GenericStore {
     const meta = next.metadata;
     const old = current.metadata;
     meta.name = loc.name;
-    meta.uid = old.uid;
+    // A uid given must be the stored one (validation says so); none given means "this one".
+    meta.uid ||= old.uid;
     meta.creationTimestamp = old.creationTimestamp;
     meta.resourceVersion = old.resourceVersion;
     if (old.deletionTimestamp) {
@@ -401,14 +448,20 @@ export class GenericStore {
     }
     if (meta.generateName === undefined && old.generateName !== undefined) meta.generateName = old.generateName;
     delete meta.selfLink;
+    def.defaults?.(next);
+    // Subresource writes took only their part from the request: the kind's update rules are for the main resource.
+    if (opts.subresource === undefined) def.prepareForUpdate?.(next, current);
+    // Counted after defaulting, so a body that differs only in defaulted fields is no new generation.
     if (def.tracksGeneration) {
-      meta.generation = (old.generation ?? 1) + (opts.subresource !== 'status' && specOf(next) !== specOf(current) ? 1 : 0);
+      meta.generation = (old.generation ?? 1) + (opts.subresource === undefined && specOf(next) !== specOf(current) ? 1 : 0);
     } else {
       delete meta.generation;
     }
-    def.defaults?.(next);
-    def.prepareForUpdate?.(next, current);
-    this.validate(def, next, current);
+    // Marking for deletion is the store's own change to the deletion fields, not the client's.
+    const base = opts.markDeleting
+      ? { ...current, metadata: { ...old, deletionTimestamp: meta.deletionTimestamp, deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds } }
+      : current;
+    this.validate(def, next, base);
     return next;
   }
 
@@ -424,7 +477,7 @@ export class GenericStore {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw conflict(def, loc.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
-      for (const admit of this.admission) await admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current });
+      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current });
 
       if (this.held(def, current)) {
         // Finalizers hold the object: mark it for deletion and let their owners finish.
@@ -439,7 +492,8 @@ export class GenericStore {
       if (opts.dryRun) return { object: current, deleted: true };
       try {
         const kv = await this.store.delete(this.key(def, loc), Number(current.metadata.resourceVersion));
-        const gone = this.decode({ ...kv, modRevision: kv.modRevision });
+        const gone = this.decode(kv);
+        await this.released(def, gone);
         return { object: gone, deleted: true };
       } catch (err) {
         // Changed since we read it: read again unless the caller pinned a version.
@@ -524,7 +578,7 @@ export class GenericStore {
 
   private validate(def: ResourceDefinition, obj: KubeObject, old: KubeObject | undefined): void {
     const errors: FieldError[] = [...validateObjectMeta(obj, def.nameRule, def.scope), ...(def.validate?.(obj) ?? [])];
-    if (old) errors.push(...(def.validateUpdate?.(obj, old) ?? []));
+    if (old) errors.push(...validateObjectMetaUpdate(obj, old), ...(def.validateUpdate?.(obj, old) ?? []));
     if (errors.length > 0) throw invalid(def, obj.metadata.name ?? obj.metadata.generateName ?? '', errors);
   }
 }

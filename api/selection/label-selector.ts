@@ -7,7 +7,10 @@
  *   const sel = parseLabelSelector('app=web,env notin (dev)');
  *   sel.matches({ app: 'web', env: 'prod' }); // true
  */
-import { labelValueError, qualifiedNameError } from './label-syntax.js';
+import { isQualifiedName, isValidLabelValue } from '../validation/labels.js';
+
+const labelValueError = (value: string): string | undefined => isValidLabelValue(value)[0];
+const qualifiedNameError = (key: string): string | undefined => isQualifiedName(key)[0];
 
 export type LabelOperator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
 
@@ -208,10 +211,10 @@ export const everything: LabelSelector = makeSelector([]);
 /** A structured `LabelSelector` (matchLabels + matchExpressions), as workloads carry it. */
 export interface LabelSelectorObject {
   matchLabels?: Record<string, string>;
-  matchExpressions?: Array<{ key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }>;
+  matchExpressions?: Array<{ key?: string; operator?: string; values?: string[] }>;
 }
 
-const expressionOperators = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' } as const;
+const expressionOperators: Record<string, LabelOperator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
 
 /** Converts a structured selector; an absent one selects nothing, an empty one everything (as Kubernetes). */
 export function fromSelectorObject(sel: LabelSelectorObject | undefined | null): LabelSelector | null {
@@ -220,7 +223,10 @@ export function fromSelectorObject(sel: LabelSelectorObject | undefined | null):
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, value]) => ({ key, operator: '=' as const, values: [value] }));
   for (const e of sel.matchExpressions ?? []) {
-    reqs.push({ key: e.key, operator: expressionOperators[e.operator], values: [...(e.values ?? [])].sort() });
+    const operator = expressionOperators[e.operator ?? ''];
+    // An unknown operator matches nothing, as apimachinery refuses to build such a selector.
+    if (!operator) return makeSelector([{ key: e.key ?? '', operator: 'in', values: [] }]);
+    reqs.push({ key: e.key ?? '', operator, values: [...(e.values ?? [])].sort() });
   }
   return makeSelector(reqs);
 }
