@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { issueUserKubeconfig } from './bootstrap/user-kubeconfig.js';
 import { serve } from './serve.js';
 
 /** `--flag=a,b --flag c` → ['a', 'b', 'c']. */
@@ -50,6 +51,31 @@ await yargs(hideBin(process.argv))
         tlsSans: commaList(argv['tls-san']),
         serviceClusterIpRange: argv['service-cluster-ip-range'],
       });
+    },
+  )
+  .command(
+    'kubeconfig',
+    'Add a token for a tenant user to the token file and print a kubeconfig for it',
+    (y) =>
+      y
+        .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'The server\'s data directory (CA and token file)' })
+        .option('tenant', { type: 'string', demandOption: true, describe: 'The tenant the user belongs to' })
+        .option('user', { type: 'string', demandOption: true, describe: 'The user name' })
+        .option('group', { type: 'string', array: true, describe: 'Groups of the user (repeatable)' })
+        .option('server', { type: 'string', describe: 'Server URL (default: the admin kubeconfig\'s)' })
+        .option('token-auth-file', { type: 'string', describe: 'Token file (default <data-dir>/tokens.csv)' })
+        .option('space', { type: 'string', describe: 'System users only: address this space, or all, via /tenants/<space>' }),
+    async (argv) => {
+      const kubeconfig = await issueUserKubeconfig({
+        dataDir: argv['data-dir'],
+        tenant: argv.tenant,
+        user: argv.user,
+        groups: commaList(argv.group),
+        server: argv.server,
+        tokenFile: argv['token-auth-file'],
+        space: argv.space,
+      });
+      process.stdout.write(kubeconfig);
     },
   )
   .demandCommand(1, 'Name a command, e.g. `kube-spaces serve`.')

@@ -10,17 +10,22 @@
  */
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
+import { SYSTEM_TENANT, tenantLifecycle } from '../api/admission/tenant-lifecycle.js';
 import { builtinKinds } from '../api/kinds/index.js';
-import { ApiError } from './server/status.js';
-import { GenericStore } from '../api/registry/generic-store.js';
+import { GenericStore, type ObjectLocation } from '../api/registry/generic-store.js';
+import type { KubeObject } from '../api/registry/object.js';
 import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
 import { namespaceController } from '../controllers/namespace/namespace-controller.js';
+import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
 import { Informer } from '../controllers/runtime/informer.js';
-import { SYSTEM_TENANT } from '../authz/resolve-tenant.js';
+import type { ObjectKey } from '../controllers/runtime/object-key.js';
+import { ensureSpaceLayout, type SpaceKinds } from '../controllers/tenant/space-layout.js';
+import { tenantController } from '../controllers/tenant/tenant-controller.js';
 import type { Store } from '../storage/store.js';
+import { ApiError } from './server/status.js';
 
 export interface ControlPlaneOptions {
   /** The service IP range every space allocates cluster IPs from. */
@@ -34,56 +39,84 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
-/** The namespaces every space has from its start. */
-export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
-
-function requireKind(registry: ResourceRegistry, group: string, version: string, resource: string): ResourceDefinition {
-  const def = registry.lookup(group, version, resource);
-  if (!def) throw new Error(`built-in kind ${group}/${version}/${resource} is missing`);
+function requireKind(registry: ResourceRegistry, group: string, resource: string): ResourceDefinition {
+  const def = registry.all().find((d) => d.group === group && d.resource === resource);
+  if (!def) throw new Error(`built-in kind ${group}/${resource} is missing`);
   return def;
 }
 
-/** Creates the initial namespaces of a space that lacks them (idempotent, restart-safe). */
-export async function ensureInitialNamespaces(generic: GenericStore, namespaces: ResourceDefinition, tenant: string): Promise<void> {
-  for (const name of INITIAL_NAMESPACES) {
+/**
+ * Reads an object for admission: from the informer's cache when it has it, else from storage, so
+ * an object created a moment ago (not yet seen by the informer) is still found.
+ */
+function cachedReader(informer: Informer, generic: GenericStore, def: ResourceDefinition) {
+  return async (key: ObjectKey): Promise<KubeObject | undefined> => {
+    const cached = informer.get(key);
+    if (cached) return cached;
+    const loc: ObjectLocation = { tenant: key.tenant, name: key.name };
     try {
-      await generic.create(namespaces, { tenant }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    } catch (err) {
-      if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
-    }
-  }
-}
-
-export async function startControlPlane(store: Store, options: ControlPlaneOptions): Promise<ControlPlane> {
-  const registry = new ResourceRegistry(builtinKinds);
-  const namespaceDef = requireKind(registry, '', 'v1', 'namespaces');
-  // The generic store reads namespaces for admission through itself; it is set right below.
-  let generic: GenericStore;
-  const readNamespace = async (tenant: string, name: string) => {
-    try {
-      return await generic.get(namespaceDef, { tenant, name });
+      return await generic.get(def, loc);
     } catch (err) {
       if (err instanceof ApiError && err.reason === 'NotFound') return undefined;
       throw err;
     }
   };
-  const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
-  generic = new GenericStore(store, [namespaceLifecycle(readNamespace), clusterIpAdmission(allocator)]);
+}
 
-  await ensureInitialNamespaces(generic, namespaceDef, SYSTEM_TENANT);
+async function createIfAbsent(generic: GenericStore, def: ResourceDefinition, obj: KubeObject): Promise<void> {
+  try {
+    await generic.create(def, { tenant: '' }, obj);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
+  }
+}
+
+export async function startControlPlane(store: Store, options: ControlPlaneOptions): Promise<ControlPlane> {
+  const registry = new ResourceRegistry(builtinKinds);
+  const tenantDef = requireKind(registry, '', 'tenants');
+  const kinds: SpaceKinds = {
+    namespaces: requireKind(registry, '', 'namespaces'),
+    clusterRoles: requireKind(registry, 'rbac.authorization.k8s.io', 'clusterroles'),
+    clusterRoleBindings: requireKind(registry, 'rbac.authorization.k8s.io', 'clusterrolebindings'),
+  };
+
+  // Admission reads tenants and namespaces through informers that need the generic store: the
+  // plugins are handed readers that look the informers up when called.
+  const readers: { tenant?: (key: ObjectKey) => Promise<KubeObject | undefined>; namespace?: (key: ObjectKey) => Promise<KubeObject | undefined> } = {};
+  const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
+  const generic = new GenericStore(store, [
+    tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
+    namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
+    clusterIpAdmission(allocator),
+  ]);
 
   const onInformerError = (err: Error) => options.log.error({ err }, 'informer error');
-  const namespaces = new Informer('namespaces', inProcessSource(generic, store, namespaceDef), onInformerError);
-  const controllers: Controller[] = [namespaceController({ generic, registry, namespaces, namespaceDef, log: options.log })];
-  namespaces.start();
+  const tenants = new Informer('tenants', inProcessSource(generic, store, tenantDef), onInformerError);
+  const namespaces = new Informer('namespaces', inProcessSource(generic, store, kinds.namespaces), onInformerError);
+  readers.tenant = cachedReader(tenants, generic, tenantDef);
+  readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
+
+  // The system space exists before the first request: its Tenant and its namespaces.
+  await createIfAbsent(generic, tenantDef, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: SYSTEM_TENANT } });
+  await ensureSpaceLayout(generic, kinds, SYSTEM_TENANT, false);
+
+  const controllers: Controller[] = [
+    namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
+    tenantController({ generic, registry, tenants, tenantDef, kinds, log: options.log }),
+  ];
+  const informers = [tenants, namespaces];
+  // One collector over every space; it runs its own informers, one per collected kind.
+  const garbageCollector = new GarbageCollector({ generic, registry, source: (def) => inProcessSource(generic, store, def), log: options.log });
+  for (const informer of informers) informer.start();
   for (const c of controllers) c.start();
+  garbageCollector.start();
 
   return {
     registry,
     generic,
     async stop() {
-      namespaces.stop();
-      await Promise.all(controllers.map((c) => c.stop()));
+      for (const informer of informers) informer.stop();
+      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);
     },
   };
 }

@@ -1,14 +1,11 @@
 /**
  * Namespace lifecycle admission, as Kubernetes' NamespaceLifecycle plugin: nothing is created in a
- * namespace that does not exist in its space (404) or is being deleted (403), and the namespaces
- * every space needs cannot be deleted.
+ * namespace that does not exist in its space (404) or is being deleted (403). (Which namespaces may
+ * never be deleted depends on the tenant's life: see `tenant-lifecycle.ts`.)
  */
 import type { AdmissionPlugin } from '../registry/generic-store.js';
 import type { KubeObject } from '../registry/object.js';
 import { ApiError } from '../../src/server/status.js';
-
-/** Namespaces a space cannot lose while it lives. */
-export const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
 /** Reads a namespace of a space, or undefined when it does not exist. */
 export type NamespaceReader = (tenant: string, name: string) => Promise<KubeObject | undefined>;
@@ -16,12 +13,6 @@ export type NamespaceReader = (tenant: string, name: string) => Promise<KubeObje
 export function namespaceLifecycle(readNamespace: NamespaceReader): AdmissionPlugin {
   return {
     async admit({ operation, def, tenant, namespace, object }) {
-      if (operation === 'delete' && def.group === '' && def.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(object.metadata.name ?? '')) {
-        throw new ApiError(403, 'Forbidden', `namespaces "${object.metadata.name}" is forbidden: this namespace may not be deleted`, {
-          name: object.metadata.name,
-          kind: 'namespaces',
-        });
-      }
       if (operation !== 'create' || def.scope !== 'namespace' || namespace === undefined) return;
       const ns = await readNamespace(tenant, namespace);
       if (!ns) {

@@ -16,6 +16,7 @@ import { resourceQuotas } from './resource-quota.js';
 import { secrets } from './secret.js';
 import { serviceAccounts } from './service-account.js';
 import { services } from './service.js';
+import { tenants } from './tenant.js';
 
 export const coreKinds: ResourceDefinition[] = [
   configMaps,
@@ -32,4 +33,5 @@ export const coreKinds: ResourceDefinition[] = [
   secrets,
   serviceAccounts,
   services,
+  tenants,
 ];

@@ -5,6 +5,7 @@
 import { ALL_TENANTS } from '../../../api/registry/generic-store.js';
 import type { ResourceRegistry } from '../../../api/registry/registry.js';
 import type { ResourceDefinition, Verb } from '../../../api/registry/resource-definition.js';
+import { assertClusterScopeAllowed } from '../../../authz/resolve-tenant.js';
 import type { UserInfo } from '../../../authz/user.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import { ApiError } from '../status.js';
@@ -58,6 +59,7 @@ export function resolveResource(registry: ResourceRegistry, ctx: { user: UserInf
     throw methodNotAllowed(`${verb} on ${def.resource} needs a namespace in the path`);
   }
 
+  if (def.scope === 'cluster') assertClusterScopeAllowed(ctx.user, verb, def.group, def.resource);
   if (!def.verbs.includes(verb)) throw methodNotAllowed(`${verb} is not supported on ${def.resource}`);
   const acrossSpaces = ctx.tenant === ALL_TENANTS && def.scope !== 'cluster';
   if (acrossSpaces && verb !== 'list' && verb !== 'watch') {

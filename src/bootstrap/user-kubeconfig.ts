@@ -1,0 +1,65 @@
+/**
+ * `kube-spaces kubeconfig`: gives a user of a tenant a credential in one step. It adds a token row
+ * for the user to the token file (the running server re-reads the file, no restart) and renders a
+ * kubeconfig with that token and the server's CA. `space` points a system user's kubeconfig at one
+ * space, or at every space (`all`), through the `/tenants/<space>` prefix stock kubectl keeps.
+ *
+ * @example
+ *   const yaml = await issueUserKubeconfig({ dataDir: '.kube-spaces', tenant: 't1', user: 'alice', groups: ['dev'] });
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { PRIVATE_MODE, readFileIfExists, writeFileAtomic } from './atomic-file.js';
+import { renderKubeconfig } from './kubeconfig.js';
+import { adminKubeconfigPath } from './admin-kubeconfig.js';
+
+export interface UserKubeconfigOptions {
+  dataDir: string;
+  tenant: string;
+  user: string;
+  groups?: readonly string[];
+  /** Default: the server the admin kubeconfig points at, else https://127.0.0.1:6443. */
+  server?: string;
+  /** Default: `<dataDir>/tokens.csv`. */
+  tokenFile?: string;
+  /** For system users: the space (or `all`) the kubeconfig addresses through the prefix form. */
+  space?: string;
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** Token-file fields are CSV without escapes: refuse what would break a row. */
+const CSV_SAFE = /^[^,"\r\n]+$/;
+
+function check(what: string, value: string, ok: boolean): void {
+  if (!ok) throw new Error(`invalid ${what} ${JSON.stringify(value)}`);
+}
+
+async function defaultServer(dataDir: string): Promise<string> {
+  const text = await readFileIfExists(adminKubeconfigPath(dataDir));
+  const parsed = text ? (parseYaml(text) as { clusters?: Array<{ cluster?: { server?: string } }> }) : undefined;
+  return parsed?.clusters?.[0]?.cluster?.server ?? 'https://127.0.0.1:6443';
+}
+
+export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promise<string> {
+  const groups = options.groups ?? [];
+  check('tenant', options.tenant, DNS_LABEL.test(options.tenant) && options.tenant !== 'all');
+  check('user', options.user, CSV_SAFE.test(options.user));
+  for (const g of groups) check('group', g, CSV_SAFE.test(g));
+  if (options.space !== undefined) {
+    check('space', options.space, DNS_LABEL.test(options.space));
+    if (options.tenant !== 'system') throw new Error('only users of the system tenant can address another space');
+  }
+
+  const caCert = await readFileIfExists(join(options.dataDir, 'ca.crt'));
+  if (caCert === null) throw new Error(`no CA in ${options.dataDir}: start the server once with this --data-dir first`);
+  const tokenFile = options.tokenFile ?? join(options.dataDir, 'tokens.csv');
+  const token = randomBytes(32).toString('base64url');
+  const existing = (await readFileIfExists(tokenFile)) ?? '';
+  const row = `${token},${options.user},${randomUUID()},"${groups.join(',')}",${options.tenant}\n`;
+  await writeFileAtomic(tokenFile, existing + (existing === '' || existing.endsWith('\n') ? '' : '\n') + row, PRIVATE_MODE);
+
+  const base = (options.server ?? (await defaultServer(options.dataDir))).replace(/\/+$/, '');
+  const server = options.space === undefined ? base : `${base}/tenants/${options.space}`;
+  return renderKubeconfig({ server, caCert, userName: options.user, token });
+}
