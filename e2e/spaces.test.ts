@@ -1,0 +1,158 @@
+/**
+ * Spaces end to end (issue "Spaces"): tenants made by the system admin with stock kubectl, users
+ * of two tenants working with the same names without collision and without seeing each other,
+ * the system admin's views of every space and of one space through the `/tenants/<t>` prefix,
+ * storage keys under their tenant, and a tenant's deletion removing exactly its space.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Etcd3 } from 'etcd3';
+import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
+import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
+import { configMap, deployment, namespace, pod, toYamlStream } from './harness/manifests.js';
+import { eventually, tenantManifest, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
+
+const versions: KubectlVersion[] = ['1.27', 'dispatcher'];
+const kubectlPath = kubectlForTests(versions);
+
+/** What each tenant's user creates: the same names in both spaces. */
+const workload = toYamlStream([namespace('ns1'), pod('ns1', 'web'), deployment('ns1', 'web'), configMap('ns1', 'web', { owner: 'me' })]);
+
+describe.each(backendCases(kubectlPath !== undefined))('spaces on the $backend backend', ({ backend, skip }) => {
+  describe.skipIf(skip)('with stock kubectl', () => {
+    let cluster: TestCluster;
+    let kubectl: Kubectl;
+    let alice: UserCredentials;
+    let bob: UserCredentials;
+    let allSpaces: UserCredentials;
+    let spaceT2: UserCredentials;
+
+    beforeAll(async () => {
+      cluster = await startCluster(backend);
+      kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
+      const applied = await kubectl.run(['apply', '-f', '-'], { stdin: tenantManifest('t1') + '---\n' + tenantManifest('t2'), version: '1.27' });
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stdout).toContain('tenant/t1 created');
+      await waitForTenantPhase(cluster, 't1', 'Active');
+      await waitForTenantPhase(cluster, 't2', 'Active');
+      alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
+      bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
+      allSpaces = await userKubeconfig(cluster, { tenant: 'system', user: 'root', groups: ['system:masters'], space: 'all' });
+      spaceT2 = await userKubeconfig(cluster, { tenant: 'system', user: 'root-t2', groups: ['system:masters'], space: 't2' });
+    });
+
+    afterAll(async () => {
+      for (const u of [alice, bob, allSpaces, spaceT2]) u?.api.close();
+      await kubectl?.cleanup();
+      await cluster?.cleanup();
+    });
+
+    it('gives each new tenant its default namespaces, visible to its user', async () => {
+      for (const version of versions) {
+        const result = await kubectl.run(['get', 'namespaces', '-o', 'name'], { kubeconfig: alice.kubeconfig, version });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout.trim().split('\n')).toEqual(['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system']);
+      }
+    });
+
+    it('lets two tenants create the same names without collision', async () => {
+      for (const user of [alice, bob]) {
+        const created = await kubectl.run(['create', '-f', '-'], { kubeconfig: user.kubeconfig, stdin: workload, version: '1.27' });
+        expect(created.code, created.stderr).toBe(0);
+        expect(created.stdout).toContain('pod/web created');
+      }
+      const mine = await kubectl.run(['get', 'configmap', 'web', '-n', 'ns1', '-o', 'jsonpath={.metadata.tenant}'], { kubeconfig: alice.kubeconfig });
+      expect(mine.stdout).toBe('t1');
+      const theirs = await kubectl.run(['get', 'configmap', 'web', '-n', 'ns1', '-o', 'jsonpath={.metadata.tenant}'], { kubeconfig: bob.kubeconfig });
+      expect(theirs.stdout).toBe('t2');
+    });
+
+    it('shows each user only their own space in get, get -A and describe', async () => {
+      for (const version of versions) {
+        const all = await kubectl.run(['get', 'pods,deployments,configmaps', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.tenant}/{.metadata.namespace}/{.metadata.name}{"\\n"}{end}'], {
+          kubeconfig: alice.kubeconfig,
+          version,
+        });
+        expect(all.code, all.stderr).toBe(0);
+        expect(all.stdout.trim().split('\n').sort()).toEqual(['t1/ns1/web', 't1/ns1/web', 't1/ns1/web']);
+        const table = await kubectl.run(['get', 'pods', '-A'], { kubeconfig: bob.kubeconfig, version });
+        expect(table.stdout).not.toContain('TENANT');
+        expect(table.stdout.trim().split('\n')).toHaveLength(2);
+        const described = await kubectl.run(['describe', 'pod', 'web', '-n', 'ns1'], { kubeconfig: alice.kubeconfig, version });
+        expect(described.code, described.stderr).toBe(0);
+        expect(described.stdout).toMatch(/^Name:\s+web$/m);
+        expect(described.stdout).not.toContain('t2');
+      }
+    });
+
+    it('never delivers another space’s events to a watch', async () => {
+      const watch = kubectl.start(['get', 'configmaps', '-n', 'ns1', '-w', '-o', 'name', '-v=6'], { kubeconfig: alice.kubeconfig, timeoutMs: 30_000 });
+      await watch.waitForLog(/watch=true/);
+      await bob.api.request('POST', '/api/v1/namespaces/ns1/configmaps', { json: configMap('ns1', 'from-t2') });
+      await alice.api.request('POST', '/api/v1/namespaces/ns1/configmaps', { json: configMap('ns1', 'from-t1') });
+      await watch.waitForOutput(/configmap\/from-t1/);
+      const out = (await watch.stop()).stdout;
+      expect(out).not.toContain('from-t2');
+    });
+
+    it('shows the system admin every space with a TENANT column through /tenants/all', async () => {
+      for (const version of versions) {
+        const result = await kubectl.run(['get', 'pods', '-A'], { kubeconfig: allSpaces.kubeconfig, version });
+        expect(result.code, result.stderr).toBe(0);
+        const lines = result.stdout.trim().split('\n');
+        expect(lines[0]).toMatch(/^NAMESPACE\s+TENANT\s+NAME\s+READY\s+STATUS/);
+        expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 3).join(' ')).sort()).toEqual(['ns1 t1 web', 'ns1 t2 web']);
+      }
+    });
+
+    it('shows the system admin one space through /tenants/t2', async () => {
+      const result = await kubectl.run(['get', 'configmaps', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.tenant}/{.metadata.name} {end}'], { kubeconfig: spaceT2.kubeconfig });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.trim().split(' ').sort()).toEqual(['t2/from-t2', 't2/web']);
+    });
+
+    it.skipIf(backend !== 'etcd')('stores every object under its tenant segment', async () => {
+      const etcd = new Etcd3({ hosts: cluster.etcd!.endpoint });
+      try {
+        const keys = await etcd.getAll().prefix('/registry/').keys();
+        const objectKeys = keys.filter((k) => !k.startsWith('/registry/core/tenants/'));
+        expect(objectKeys.length).toBeGreaterThan(20);
+        for (const key of objectKeys) expect(key).toMatch(/^\/registry\/[^/]+\/[^/]+\/(system|t1|t2)\//);
+        expect(keys).toContain('/registry/core/configmaps/t1/ns1/web');
+        expect(keys).toContain('/registry/core/configmaps/t2/ns1/web');
+        expect(keys).toContain('/registry/apps/deployments/t2/ns1/web');
+        expect(keys).toContain('/registry/core/namespaces/t1/ns1');
+      } finally {
+        etcd.close();
+      }
+    });
+
+    it('refuses to delete the system tenant or a tenant’s default namespace', async () => {
+      const system = await kubectl.run(['delete', 'tenant', 'system']);
+      expect(system.code).toBe(1);
+      expect(system.stderr).toContain('Error from server (Forbidden)');
+      const ns = await kubectl.run(['delete', 'namespace', 'default', '--wait=false'], { kubeconfig: bob.kubeconfig });
+      expect(ns.code).toBe(1);
+      expect(ns.stderr).toContain('Error from server (Forbidden): namespaces "default" is forbidden: this namespace may not be deleted');
+    });
+
+    it('deletes a tenant with its whole space and leaves the other untouched', async () => {
+      const deleted = await kubectl.run(['delete', 'tenant', 't1', '--timeout=60s'], { timeoutMs: 70_000 });
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect(await cluster.read('/api/v1/tenants/t1')).toBeNull();
+      const left = await cluster.read('/api/v1/tenants/all/configmaps');
+      expect(((left?.items ?? []) as Array<{ metadata: { tenant: string } }>).map((i) => i.metadata.tenant).filter((t) => t === 't1')).toEqual([]);
+      expect((await cluster.read('/api/v1/tenants/t2/namespaces/ns1/configmaps/web'))?.data).toEqual({ owner: 'me' });
+      if (cluster.etcd) {
+        const etcd = new Etcd3({ hosts: cluster.etcd.endpoint });
+        try {
+          await eventually('no key of t1 left', async () => (await etcd.getAll().prefix('/registry/').keys()).every((k) => !k.includes('/t1/') && !k.endsWith('/t1')));
+        } finally {
+          etcd.close();
+        }
+      }
+      // The deleted tenant's user now writes nowhere.
+      const write = await alice.api.request('POST', '/api/v1/namespaces/ns1/configmaps', { json: configMap('ns1', 'late') });
+      expect(write.status).toBe(404);
+    });
+  });
+});
