@@ -58,8 +58,10 @@ const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 20_000;
 const OUTPUT_LIMIT = 1024 * 1024;
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI_PATH = join(REPO_ROOT, 'dist/src/cli.js');
+const HARNESS_DIR = dirname(fileURLToPath(import.meta.url));
+/** The repository root, whether this file runs from source (tests) or from `dist/` (benchmarks). */
+export const REPO_ROOT = resolve(HARNESS_DIR, HARNESS_DIR.includes('/dist/') ? '../../..' : '../..');
+export const CLI_PATH = join(REPO_ROOT, 'dist/src/cli.js');
 
 function delay(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));

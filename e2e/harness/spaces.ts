@@ -13,9 +13,9 @@ import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { createApiClient, type ApiClient } from './api-client.js';
 import type { TestCluster } from './cluster.js';
+import { CLI_PATH } from './server.js';
 
 const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'src', 'cli.js');
 
 export function tenantManifest(name: string): string {
   return `apiVersion: v1\nkind: Tenant\nmetadata:\n  name: ${name}\n`;
@@ -47,7 +47,7 @@ export interface UserCredentials {
 
 /** Issues a kubeconfig with `kube-spaces kubeconfig`, writes it to the server's data dir, waits until it authenticates. */
 export async function userKubeconfig(cluster: TestCluster, opts: { tenant: string; user: string; groups?: string[]; space?: string }): Promise<UserCredentials> {
-  const args = [CLI, 'kubeconfig', '--data-dir', cluster.server.dataDir, '--tenant', opts.tenant, '--user', opts.user];
+  const args = [CLI_PATH, 'kubeconfig', '--data-dir', cluster.server.dataDir, '--tenant', opts.tenant, '--user', opts.user];
   for (const g of opts.groups ?? []) args.push('--group', g);
   if (opts.space) args.push('--space', opts.space);
   const { stdout } = await run(process.execPath, args);
