@@ -38,14 +38,37 @@ export interface RunOptions {
   stdin?: string;
   /** Default 60 s; then kubectl is killed and `code` is null. */
   timeoutMs?: number;
+  /** More environment variables, e.g. `EDITOR` for `kubectl edit`. */
+  env?: Record<string, string>;
 }
 
 export interface Kubectl {
   /** The HOME kubectl runs with (its discovery cache lives under `.kube/cache`). */
   readonly home: string;
   run(args: readonly string[], options?: RunOptions): Promise<KubectlResult>;
+  /**
+   * Starts kubectl in the background (`get -w`, `wait`): the test acts while it runs, then waits
+   * for its output or its exit. It is killed after `timeoutMs` like `run`, and by `stop()`.
+   */
+  start(args: readonly string[], options?: RunOptions): KubectlProcess;
   /** Removes the HOME directory; safe to call twice. */
   cleanup(): Promise<void>;
+}
+
+export interface KubectlProcess {
+  /** Standard output so far. */
+  stdout(): string;
+  /** Resolves once standard output matches `pattern`; rejects (with the output) after `timeoutMs` (default 20 s) or if kubectl exits first. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /**
+   * As `waitForOutput`, on standard error: with `-v=6` kubectl logs each request once its answer
+   * arrives, so `waitForLog(/watch=true/)` tells that a watch is open.
+   */
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Resolves when kubectl exits by itself (or is killed by its timeout). */
+  readonly exited: Promise<KubectlResult>;
+  /** Kills kubectl (SIGKILL, by its own PID) if it still runs and resolves with what it printed. */
+  stop(): Promise<KubectlResult>;
 }
 
 function executable(path: string): boolean {
@@ -87,28 +110,70 @@ export async function createKubectl(defaults: { kubeconfig: string }): Promise<K
   const home = await mkdtemp(join(tmpdir(), 'kube-spaces-kubectl-home-'));
   return {
     home,
-    run: (args, options = {}) => runKubectl(home, args, { kubeconfig: defaults.kubeconfig, ...options }),
+    run: (args, options = {}) => startKubectl(home, args, { kubeconfig: defaults.kubeconfig, ...options }).exited,
+    start: (args, options = {}) => startKubectl(home, args, { kubeconfig: defaults.kubeconfig, ...options }),
     cleanup: () => rm(home, { recursive: true, force: true }),
   };
 }
 
-async function runKubectl(home: string, args: readonly string[], options: RunOptions & { kubeconfig: string }): Promise<KubectlResult> {
+function startKubectl(home: string, args: readonly string[], options: RunOptions & { kubeconfig: string }): KubectlProcess {
   const version = options.version ?? 'dispatcher';
   const binary = findKubectl(version);
   if (binary === undefined) throw new Error(`kubectl ${version} is not installed`);
   // Only what kubectl needs: no KUBECONFIG or proxy settings of the machine leak in.
-  const env = { PATH: process.env.PATH ?? '', HOME: home };
+  const env = { ...options.env, PATH: process.env.PATH ?? '', HOME: home };
   const child = spawn(binary, ['--kubeconfig', options.kubeconfig, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const listeners = new Set<() => void>();
+  // Set on 'close' (all output read), not on 'exit', so no output is missed.
+  let closed = false;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    for (const listener of listeners) listener();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    for (const listener of listeners) listener();
+  });
   child.stdin.end(options.stdin ?? '');
   const timeout = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-  const code = await new Promise<number | null>((done, fail) => {
+  const exited = new Promise<KubectlResult>((done, fail) => {
     child.once('error', fail);
-    child.once('close', (exitCode) => done(exitCode));
+    child.once('close', (code) => {
+      clearTimeout(timeout);
+      closed = true;
+      for (const listener of listeners) listener();
+      done({ stdout, stderr, code });
+    });
   });
-  clearTimeout(timeout);
-  return { stdout, stderr, code };
+  const running = (): boolean => child.exitCode === null && child.signalCode === null;
+  const waitFor = (output: () => string, what: string, pattern: RegExp, timeoutMs = 20_000): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const describe = (why: string): Error => new Error(`kubectl ${args.join(' ')} ${why} ${what} ${pattern}; stdout:\n${stdout}\nstderr:\n${stderr}`);
+      const check = (): void => {
+        if (pattern.test(output())) finish();
+        else if (closed) finish(describe(`exited (${child.exitCode}) before it did`));
+      };
+      const timer = setTimeout(() => finish(describe(`did not within ${timeoutMs} ms`)), timeoutMs);
+      const finish = (err?: Error): void => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        if (err) reject(err);
+        else resolve();
+      };
+      listeners.add(check);
+      check();
+    });
+
+  return {
+    stdout: () => stdout,
+    exited,
+    waitForOutput: (pattern, timeoutMs) => waitFor(() => stdout, 'print', pattern, timeoutMs),
+    waitForLog: (pattern, timeoutMs) => waitFor(() => stderr, 'log', pattern, timeoutMs),
+    async stop() {
+      if (running()) child.kill('SIGKILL');
+      return exited;
+    },
+  };
 }

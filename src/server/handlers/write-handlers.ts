@@ -1,8 +1,10 @@
 /** POST, PUT, PATCH and DELETE on resources, as kube-apiserver answers them. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { applyJsonPatch, applyMergePatch, patchTypeOf, PATCH_TYPES } from '../../../api/patch/apply-patch.js';
+import { acceptedPatchTypes, applyJsonPatch, applyMergePatch, patchTypeOf, unsupportedPatchType } from '../../../api/patch/apply-patch.js';
+import { applyStrategicMergePatch } from '../../../api/patch/strategic-merge.js';
 import type { DeleteOptions, WriteOptions } from '../../../api/registry/generic-store.js';
 import type { KubeObject } from '../../../api/registry/object.js';
+import { scaleSchema } from '../../../api/schema/autoscaling-types.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
 import { ApiError } from '../status.js';
@@ -59,9 +61,9 @@ export async function handleUpdate(deps: HandlerDeps, req: ResourceRequest, requ
 export async function handlePatch(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const format = negotiateFormat(request.headers.accept, false);
   const type = patchTypeOf(contentType(request));
-  if (type !== 'json' && type !== 'merge') {
-    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.json}, ${PATCH_TYPES.merge}`);
-  }
+  const accepted = acceptedPatchTypes(req.def.schema);
+  // Server-side apply (application/apply-patch+yaml) is not served yet.
+  if (type === undefined || type === 'apply' || !accepted.includes(type)) throw unsupportedPatchType(accepted);
   const opts = writeOptions(request);
   if (boolParam(request.query as Query, 'force') !== undefined) {
     throw new ApiError(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch', {
@@ -69,7 +71,13 @@ export async function handlePatch(deps: HandlerDeps, req: ResourceRequest, reque
     });
   }
   const patch = decodeBody(request);
-  const applyPatch = (current: KubeObject): KubeObject => (type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch));
+  // A strategic patch of the scale subresource follows the Scale's schema, not the workload's.
+  const schema = req.subresource === 'scale' ? scaleSchema : req.def.schema;
+  const applyPatch = (current: KubeObject): KubeObject => {
+    if (type === 'json') return applyJsonPatch(current, patch);
+    if (type === 'merge') return applyMergePatch(current, patch);
+    return applyStrategicMergePatch(current, patch, schema);
+  };
   if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await patchScale(deps, req, applyPatch, opts));
   const patched = await deps.generic.mutate(req.def, locationOf(req), applyPatch, { ...opts, subresource: req.subresource });
   addWarnings(reply, opts.warnings);
@@ -81,10 +89,16 @@ function deleteOptions(request: FastifyRequest): DeleteOptions {
   const query = request.query as Query;
   const raw = request.body === undefined || (Buffer.isBuffer(request.body) && request.body.length === 0) ? {} : decodeBody(request);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'BadRequest', 'DeleteOptions must be a JSON object');
-  const body = raw as { propagationPolicy?: unknown; gracePeriodSeconds?: unknown; preconditions?: { uid?: unknown; resourceVersion?: unknown }; dryRun?: unknown };
+  const body = raw as { propagationPolicy?: unknown; orphanDependents?: unknown; gracePeriodSeconds?: unknown; preconditions?: { uid?: unknown; resourceVersion?: unknown }; dryRun?: unknown };
   const policy = body.propagationPolicy ?? param(query, 'propagationPolicy');
   if (policy !== undefined && policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
     throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan"`);
+  }
+  // Deprecated in Kubernetes but still honoured; it and propagationPolicy exclude each other.
+  const orphan = body.orphanDependents ?? boolParam(query, 'orphanDependents');
+  if (orphan !== undefined && typeof orphan !== 'boolean') throw new ApiError(400, 'BadRequest', 'DeleteOptions.orphanDependents must be a boolean');
+  if (orphan !== undefined && policy !== undefined) {
+    throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`);
   }
   const grace = body.gracePeriodSeconds ?? intParam(query, 'gracePeriodSeconds');
   if (grace !== undefined && (typeof grace !== 'number' || grace < 0)) {
@@ -93,6 +107,7 @@ function deleteOptions(request: FastifyRequest): DeleteOptions {
   const dryRun = Array.isArray(body.dryRun) ? body.dryRun.includes('All') : dryRunParam(query);
   const opts: DeleteOptions = { dryRun };
   if (policy) opts.propagationPolicy = policy;
+  if (orphan !== undefined) opts.orphanDependents = orphan;
   if (typeof grace === 'number') opts.gracePeriodSeconds = grace;
   const pre = body.preconditions;
   if (pre) opts.preconditions = { uid: typeof pre.uid === 'string' ? pre.uid : undefined, resourceVersion: typeof pre.resourceVersion === 'string' ? pre.resourceVersion : undefined };
@@ -101,8 +116,11 @@ function deleteOptions(request: FastifyRequest): DeleteOptions {
 
 export async function handleDelete(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const format = negotiateFormat(request.headers.accept, false);
-  const { object, deleted } = await deps.generic.delete(req.def, locationOf(req), deleteOptions(request));
-  if (!deleted || req.def.returnDeletedObject) return sendFormatted(reply, 200, format, object);
+  const opts = deleteOptions(request);
+  const { object, deleted } = await deps.generic.delete(req.def, locationOf(req), opts);
+  // As kube-apiserver: 202 only for a cascading delete asked for the legacy way and still pending.
+  if (!deleted) return sendFormatted(reply, opts.orphanDependents === false ? 202 : 200, format, object);
+  if (req.def.returnDeletedObject) return sendFormatted(reply, 200, format, object);
   return sendFormatted(reply, 200, format, {
     kind: 'Status',
     apiVersion: 'v1',
