@@ -11,6 +11,7 @@ const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [co
 
 /** A small valid object of every core kind, as a user would write it. */
 const samples: Record<string, KubeObject> = {
+  tenants: { metadata: { name: 't1' } },
   configmaps: { metadata: { name: 'app-config' }, data: { 'app.properties': 'color=blue' }, binaryData: { 'logo.png': 'aGVsbG8=' } },
   endpoints: {
     metadata: { name: 'web' },
@@ -71,6 +72,7 @@ describe('coreKinds', () => {
       'v1 secrets Secret ',
       'v1 serviceaccounts ServiceAccount sa',
       'v1 services Service svc',
+      'v1 tenants Tenant te',
     ]);
   });
 
@@ -78,14 +80,16 @@ describe('coreKinds', () => {
     const names = (pick: (d: (typeof coreKinds)[number]) => boolean): string[] => coreKinds.filter(pick).map((d) => d.resource);
     expect(names((d) => d.scope === 'space')).toEqual(['namespaces', 'persistentvolumes']);
     expect(names((d) => d.categories.includes('all'))).toEqual(['pods', 'replicationcontrollers', 'services']);
-    expect(names((d) => d.status)).toEqual(['namespaces', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'replicationcontrollers', 'resourcequotas', 'services']);
+    expect(names((d) => d.scope === 'cluster')).toEqual(['tenants']);
+    expect(names((d) => d.status)).toEqual(['namespaces', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'replicationcontrollers', 'resourcequotas', 'services', 'tenants']);
     expect(names((d) => d.scale !== undefined)).toEqual(['replicationcontrollers']);
     expect(names((d) => d.allowCreateOnUpdate)).toEqual(['endpoints', 'events', 'limitranges', 'services']);
-    expect(names((d) => d.returnDeletedObject)).toEqual(['namespaces', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'serviceaccounts', 'services']);
+    expect(names((d) => d.returnDeletedObject)).toEqual(['namespaces', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'serviceaccounts', 'services', 'tenants']);
     expect(names((d) => d.nameRule !== 'dns1123-subdomain').map((r) => `${r}:${coreKinds.find((d) => d.resource === r)!.nameRule}`)).toEqual([
       'events:path-segment',
       'namespaces:dns1123-label',
       'services:dns1123-label',
+      'tenants:dns1123-label',
     ]);
     expect(coreKinds.every((d) => d.allowUnconditionalUpdate)).toBe(true);
   });
