@@ -19,10 +19,35 @@ export interface RegistryView {
   groupVersions(): readonly GroupVersion[];
 }
 
+/** A view of the kinds one may see from inside a space: the kinds of its own (no cluster-scoped ones). */
+class SpaceView implements RegistryView {
+  private readonly kinds: readonly ResourceDefinition[];
+  private readonly gvs: readonly GroupVersion[];
+
+  constructor(private readonly whole: ResourceRegistry) {
+    this.kinds = whole.all().filter((d) => d.scope !== 'cluster');
+    this.gvs = whole.groupVersions().filter((gv) => this.kinds.some((d) => d.group === gv.group && d.version === gv.version));
+  }
+
+  lookup(group: string, version: string, resource: string): ResourceDefinition | undefined {
+    const def = this.whole.lookup(group, version, resource);
+    return def && def.scope !== 'cluster' ? def : undefined;
+  }
+
+  all(): readonly ResourceDefinition[] {
+    return this.kinds;
+  }
+
+  groupVersions(): readonly GroupVersion[] {
+    return this.gvs;
+  }
+}
+
 export class ResourceRegistry implements RegistryView {
   private readonly byPath = new Map<string, ResourceDefinition>();
   private readonly ordered: ResourceDefinition[];
   private readonly gvs: GroupVersion[] = [];
+  private spaceView: SpaceView | undefined;
 
   constructor(defs: readonly ResourceDefinition[]) {
     for (const def of defs) {
@@ -48,8 +73,13 @@ export class ResourceRegistry implements RegistryView {
     return this.gvs;
   }
 
-  /** What one space sees. Built-in kinds are the same for every space; space CRDs come later. */
-  view(_tenant: string): RegistryView {
-    return this;
+  /**
+   * What a request in `tenant` sees. The system space and the all-spaces view see everything,
+   * Tenants included; any other space sees its own kinds only, so a tenant's discovery and OpenAPI
+   * never mention what is above it. Built-in kinds are the same for every space; space CRDs join here later.
+   */
+  view(tenant: string): RegistryView {
+    if (tenant === 'system' || tenant === 'all') return this;
+    return (this.spaceView ??= new SpaceView(this));
   }
 }

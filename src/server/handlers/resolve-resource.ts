@@ -39,6 +39,10 @@ function subresourceOf(def: ResourceDefinition, sub: string): Subresource | unde
 }
 
 export function resolveResource(registry: ResourceRegistry, ctx: { user: UserInfo; tenant: string }, info: ResourceRequestInfo): ResourceRequest {
+  // Cluster-scoped kinds are refused to tenant users with 403 (not hidden as 404) before the
+  // space's view, which leaves them out, is asked.
+  const known = registry.lookup(info.group, info.version, info.resource);
+  if (known?.scope === 'cluster') assertClusterScopeAllowed(ctx.user, info.verb, known.group, known.resource);
   const def = registry.view(ctx.tenant).lookup(info.group, info.version, info.resource);
   if (!def) throw notFound();
   const verb: Verb = info.verb;
@@ -59,7 +63,6 @@ export function resolveResource(registry: ResourceRegistry, ctx: { user: UserInf
     throw methodNotAllowed(`${verb} on ${def.resource} needs a namespace in the path`);
   }
 
-  if (def.scope === 'cluster') assertClusterScopeAllowed(ctx.user, verb, def.group, def.resource);
   if (!def.verbs.includes(verb)) throw methodNotAllowed(`${verb} is not supported on ${def.resource}`);
   const acrossSpaces = ctx.tenant === ALL_TENANTS && def.scope !== 'cluster';
   if (acrossSpaces && verb !== 'list' && verb !== 'watch') {
