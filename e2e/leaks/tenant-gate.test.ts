@@ -116,7 +116,16 @@ describe.each(backendCases())('tenant gate on the $backend backend', ({ backend,
     it('sees only its own space in discovery', async () => {
       const res = await alice.api.request('GET', '/api/v1');
       expect(res.status).toBe(200);
-      expect(res.json<{ resources: Array<{ name: string }> }>().resources.map((r) => r.name)).toContain('configmaps');
+      const names = res.json<{ resources: Array<{ name: string }> }>().resources.map((r) => r.name);
+      expect(names).toContain('configmaps');
+      // Nothing above the space is mentioned: no Tenants in its discovery or OpenAPI.
+      expect(names).not.toContain('tenants');
+      const aggregated = await alice.api.request('GET', '/api', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+      expect(aggregated.body).toContain('"configmaps"');
+      expect(aggregated.body).not.toContain('"tenants"');
+      const openapi = await alice.api.request('GET', '/openapi/v3/api/v1');
+      expect(openapi.status).toBe(200);
+      expect(openapi.body).not.toContain('io.k8s.api.core.v1.Tenant');
     });
   });
 });
