@@ -17,6 +17,7 @@ import { checkObject, dropFields } from '../schema/check-object.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
 import { alreadyExists, badRequest, conflict, expired, fromStorageError, invalid, notFound } from './api-errors.js';
 import type { FieldError } from './field-error.js';
+import { deletionFinalizers, type PropagationOptions } from './garbage-collection.js';
 import type { KubeObject, ListMeta } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
@@ -61,9 +62,8 @@ export interface WriteOptions {
   warnings?: string[];
 }
 
-export interface DeleteOptions extends WriteOptions {
+export interface DeleteOptions extends WriteOptions, PropagationOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
-  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
   gracePeriodSeconds?: number;
 }
 
@@ -132,6 +132,17 @@ async function runUndos(undos: Undo[]): Promise<void> {
 
 function isReason(err: unknown, reason: ApiError['reason']): boolean {
   return err instanceof ApiError && err.reason === reason;
+}
+
+/** Go's wording for unknown fields: `strict decoding error: unknown field "a", unknown field "b"`. */
+function strictDecodingError(fields: string[]): string {
+  return `strict decoding error: ${fields.map((f) => `unknown field "${f}"`).join(', ')}`;
+}
+
+/** A PUT body or a patch result must name the object of the URL (no name is no match), as kube-apiserver's checkName says. */
+function assertNameMatches(obj: KubeObject, loc: ObjectLocation): void {
+  const name = obj.metadata?.name ?? '';
+  if (name !== loc.name) throw badRequest(`the name of the object (${name}) does not match the name on the URL (${loc.name})`);
 }
 
 function sameJSON(a: unknown, b: unknown): boolean {
@@ -333,20 +344,19 @@ export class GenericStore {
     opts: WriteOptions & { subresource?: UpdateSubresource } = {},
   ): Promise<{ object: KubeObject; created: boolean }> {
     const incoming = this.admitBody(def, body, opts);
-    if (incoming.metadata.name !== undefined && incoming.metadata.name !== loc.name) {
-      throw badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${loc.name})`);
-    }
+    assertNameMatches(incoming, loc);
     const expectedRv = incoming.metadata.resourceVersion;
-    if (!expectedRv && !def.allowUnconditionalUpdate) {
-      throw invalid(def, loc.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
-    }
     let current: KubeObject;
     try {
       current = await this.get(def, loc);
     } catch (err) {
       if (!isReason(err, 'NotFound') || !def.allowCreateOnUpdate || opts.subresource) throw err;
-      const created = await this.create(def, loc, { ...incoming, metadata: { ...incoming.metadata, name: loc.name } }, opts);
+      const created = await this.create(def, loc, incoming, opts);
       return { object: created, created: true };
+    }
+    // Only an existing object needs the version (a PUT that creates a Lease needs none), as in kube-apiserver.
+    if (!expectedRv && !def.allowUnconditionalUpdate) {
+      throw invalid(def, loc.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
     }
     const object = await this.guaranteedUpdate(def, loc, current, () => incoming, { ...opts, expectedRv });
     return { object, created: false };
@@ -358,7 +368,37 @@ export class GenericStore {
    */
   async mutate(def: ResourceDefinition, loc: ObjectLocation, mutate: Mutation, opts: WriteOptions & { subresource?: UpdateSubresource } = {}): Promise<KubeObject> {
     const current = await this.get(def, loc);
-    return this.guaranteedUpdate(def, loc, current, mutate, opts);
+    const checked: Mutation = async (obj) => this.admitMutated(def, loc, await mutate(obj), opts);
+    return this.guaranteedUpdate(def, loc, current, checked, opts);
+  }
+
+  /**
+   * A patch can produce anything, so its result is decoded into the kind again, as kube-apiserver's
+   * patch handler does: a wrong type, another kind or (under Strict) an unknown field is 422
+   * Invalid on `patch`; unknown fields are otherwise dropped (with a warning under Warn); and the
+   * result must still name the object of the URL (400).
+   */
+  private admitMutated(def: ResourceDefinition, loc: ObjectLocation, obj: KubeObject, opts: WriteOptions): KubeObject {
+    const invalidPatch = (why: string): ApiError => {
+      const text = JSON.stringify(obj) ?? 'null';
+      const shown = text.length > 256 ? `${text.slice(0, 256)}…` : text;
+      return invalid(def, loc.name, [{ type: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${JSON.stringify(shown)}: ${why}` }]);
+    };
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw invalidPatch('the patched object is no JSON object');
+    if ((obj.kind ?? def.kind) !== def.kind || (obj.apiVersion ?? def.apiVersion) !== def.apiVersion) {
+      throw invalidPatch(`Object 'Kind' is ${JSON.stringify(String(obj.kind))} in version ${JSON.stringify(String(obj.apiVersion))} (expected ${JSON.stringify(def.kind)} in ${JSON.stringify(def.apiVersion)})`);
+    }
+    const check = checkObject(obj, def.schema);
+    if (check.typeError) throw invalidPatch(check.typeError);
+    if (check.unknownFields.length > 0) {
+      const validation = opts.fieldValidation ?? 'Ignore';
+      if (validation === 'Strict') throw invalidPatch(strictDecodingError(check.unknownFields));
+      if (validation === 'Warn') for (const f of check.unknownFields) opts.warnings?.push(`unknown field "${f}"`);
+      dropFields(obj, check.unknownFields);
+    }
+    obj.metadata ??= {};
+    assertNameMatches(obj, loc);
+    return obj;
   }
 
   private async guaranteedUpdate(
@@ -457,9 +497,10 @@ export class GenericStore {
     } else {
       delete meta.generation;
     }
-    // Marking for deletion is the store's own change to the deletion fields, not the client's.
+    // Marking for deletion is the store's own change to the deletion fields and the garbage
+    // collector's finalizers, not the client's (so switching policy on a second DELETE is no "new finalizer").
     const base = opts.markDeleting
-      ? { ...current, metadata: { ...old, deletionTimestamp: meta.deletionTimestamp, deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds } }
+      ? { ...current, metadata: { ...old, deletionTimestamp: meta.deletionTimestamp, deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds, finalizers: meta.finalizers } }
       : current;
     this.validate(def, next, base);
     return next;
@@ -479,15 +520,19 @@ export class GenericStore {
       }
       await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current });
 
-      if (this.held(def, current)) {
+      // The propagation policy may hand the object to the garbage collector through a finalizer.
+      const finalizers = deletionFinalizers(def, current, opts);
+      if (finalizers || this.held(def, current)) {
         // Finalizers hold the object: mark it for deletion and let their owners finish.
-        if (current.metadata.deletionTimestamp) return { object: current, deleted: false };
-        const marked = await this.guaranteedUpdate(def, loc, current, (obj) => obj, { ...opts, expectedRv: current.metadata.resourceVersion, markDeleting: true }).catch(async (err: unknown) => {
+        if (current.metadata.deletionTimestamp && !finalizers) return { object: current, deleted: false };
+        const withFinalizers = (obj: KubeObject): KubeObject => (finalizers ? { ...obj, metadata: { ...obj.metadata, finalizers } } : obj);
+        const marked = await this.guaranteedUpdate(def, loc, current, withFinalizers, { ...opts, expectedRv: current.metadata.resourceVersion, markDeleting: true }).catch(async (err: unknown) => {
           if (isReason(err, 'Conflict') && !pre?.resourceVersion) return undefined;
           throw err;
         });
         if (!marked) continue;
-        return { object: marked, deleted: false };
+        // A new policy can also release the object (Background after Orphan): then it is gone.
+        return { object: marked, deleted: !this.held(def, marked) };
       }
       if (opts.dryRun) return { object: current, deleted: true };
       try {
@@ -544,7 +589,7 @@ export class GenericStore {
     if (check.unknownFields.length > 0) {
       const validation = opts.fieldValidation ?? 'Ignore';
       if (validation === 'Strict') {
-        throw badRequest(`strict decoding error: ${check.unknownFields.map((f) => `unknown field "${f}"`).join(', ')}`);
+        throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${strictDecodingError(check.unknownFields)}`);
       }
       if (validation === 'Warn') for (const f of check.unknownFields) opts.warnings?.push(`unknown field "${f}"`);
       dropFields(obj, check.unknownFields);

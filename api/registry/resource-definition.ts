@@ -59,7 +59,19 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
   holdsDeletion?(obj: T): boolean;
   /** Changes made when the object is marked for deletion (a namespace turns Terminating). */
   markDeleting?(obj: T): void;
+  /**
+   * What a DELETE that names no policy does to the object's dependents (Kubernetes'
+   * `DefaultGarbageCollectionPolicy`); see `garbageCollectionPolicy` for the default.
+   */
+  garbageCollectionPolicy?: GarbageCollectionPolicy;
 }
+
+/**
+ * `DeleteDependents`: background deletion unless asked otherwise. `OrphanDependents`: dependents
+ * are kept (core/v1 ReplicationControllers and batch/v1 Jobs, as before server-side garbage
+ * collection existed). `Unsupported`: the garbage collector leaves the kind alone (events).
+ */
+export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
 
 export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrategy<T> {
   group: string;

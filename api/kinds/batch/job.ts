@@ -282,6 +282,8 @@ export const jobs = defineKind<Job>({
   prepareForCreate: prepareJobForCreate,
   validate: validateJob,
   validateUpdate: validateJobUpdate,
+  // Kubernetes keeps a batch/v1 Job's pods by default, for backward compatibility.
+  garbageCollectionPolicy: 'OrphanDependents',
   columns: jobColumns,
   selectableFields: { 'status.successful': (obj) => String(count(obj.status?.succeeded)) },
 });

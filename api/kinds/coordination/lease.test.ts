@@ -25,4 +25,8 @@ describe('Lease', () => {
     expect(cells(leases, object)).toEqual(['kube-scheduler', 'node-1_4f7c', '10m']);
     expect(leases.allowCreateOnUpdate).toBe(true);
   });
+
+  it('needs a resourceVersion to replace an existing lease, as Kubernetes’ lease strategy', () => {
+    expect(leases.allowUnconditionalUpdate).toBe(false);
+  });
 });

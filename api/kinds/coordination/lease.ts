@@ -77,8 +77,10 @@ export const leases = defineKind<Lease>({
   scope: 'namespace',
   schema: leaseSchema,
   validate: validateLease,
-  // Lease holders write with PUT whether or not the lease exists yet.
+  // Lease holders write with PUT whether or not the lease exists yet, but an existing lease is
+  // only ever replaced knowingly: a PUT of one needs its resourceVersion (as in Kubernetes).
   allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: false,
   columns: [
     nameColumn,
     { name: 'Holder', type: 'string', description: 'Who holds the lease.', priority: 0, cell: (obj) => obj.spec?.holderIdentity ?? '' },

@@ -143,6 +143,8 @@ export const events = defineKind<Event>({
   nameRule: 'path-segment',
   allowCreateOnUpdate: true,
   validate: validateEvent,
+  // Events neither own nor are collected (Kubernetes' garbage collector ignores them).
+  garbageCollectionPolicy: 'Unsupported',
   columns: eventColumns,
   selectableFields: {
     'involvedObject.kind': (e) => e.involvedObject?.kind ?? '',

@@ -131,6 +131,25 @@ describe('pod updates', () => {
   });
 });
 
+describe('pod status IPs', () => {
+  // A status write carries only what the writer set; defaults run on every write, status ones too.
+  const withStatus = (status: Pod['status']): Pod => {
+    const p = pod([nginx]);
+    p.status = status;
+    pods.defaults!(p);
+    return p;
+  };
+
+  it('fills podIPs and hostIPs from podIP and hostIP, which kubectl -o wide reads', () => {
+    expect(withStatus({ podIP: '10.1.2.3', hostIP: '192.168.0.9' }).status).toMatchObject({ podIPs: [{ ip: '10.1.2.3' }], hostIPs: [{ ip: '192.168.0.9' }] });
+  });
+
+  it('fills podIP from podIPs, and lets podIP win when they differ (Kubernetes’ conversion)', () => {
+    expect(withStatus({ podIPs: [{ ip: '10.0.0.1' }, { ip: 'fd00::1' }] }).status).toMatchObject({ podIP: '10.0.0.1', podIPs: [{ ip: '10.0.0.1' }, { ip: 'fd00::1' }] });
+    expect(withStatus({ podIP: '10.0.0.2', podIPs: [{ ip: '10.0.0.1' }] }).status).toMatchObject({ podIP: '10.0.0.2', podIPs: [{ ip: '10.0.0.2' }] });
+  });
+});
+
 describe('pod field selectors', () => {
   it('exposes the fields Kubernetes does', async () => {
     const p = await created(pod([nginx], { nodeName: 'node-1' }));

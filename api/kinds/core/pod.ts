@@ -16,7 +16,7 @@ import { podColumns } from './pod-columns.js';
 import { podQOSClass } from './pod-qos.js';
 import { defaultPodSpec } from './pod-spec-defaults.js';
 import { validatePodSpec, validateTolerations } from './pod-spec-validation.js';
-import type { Container, Pod, PodSpec, Toleration } from './types.js';
+import type { Container, Pod, PodSpec, PodStatus, Toleration } from './types.js';
 
 const MAX_INT32 = 2147483647;
 
@@ -65,7 +65,22 @@ function defaultTolerations(spec: PodSpec): void {
   ];
 }
 
+/**
+ * The single and plural IP fields of a status say the same thing, as Kubernetes' v1 conversion
+ * keeps them (`podIP` wins when they differ): a kubelet or a test writing only `podIP` is shown
+ * in `kubectl get pods -o wide`, whose IP column reads `podIPs[0]`.
+ */
+function syncStatusIPs(status: PodStatus): void {
+  for (const [single, plural] of [['podIP', 'podIPs'], ['hostIP', 'hostIPs']] as const) {
+    const ip = status[single];
+    const ips = status[plural];
+    if (ip && ips?.[0]?.ip !== ip) status[plural] = [{ ip }];
+    else if (!ip && ips?.[0]?.ip) status[single] = ips[0].ip;
+  }
+}
+
 function defaultPod(pod: Pod): void {
+  if (pod.status) syncStatusIPs(pod.status);
   const spec = (pod.spec ??= {});
   requestsFromLimits(spec.containers);
   requestsFromLimits(spec.initContainers);

@@ -178,6 +178,8 @@ export const replicationControllers = defineKind<ReplicationController>({
     rc.status = { replicas: 0 };
   },
   validate: validateReplicationController,
+  // Kubernetes keeps a v1 ReplicationController's pods by default, as before server-side garbage collection.
+  garbageCollectionPolicy: 'OrphanDependents',
   columns: replicationControllerColumns,
   selectableFields: {
     'status.replicas': (rc) => String(rc.status?.replicas ?? 0),

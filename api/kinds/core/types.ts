@@ -245,6 +245,8 @@ export interface PodStatus {
   initContainerStatuses?: ContainerStatus[];
   nominatedNodeName?: string;
   phase?: string;
+  hostIP?: string;
+  hostIPs?: Array<{ ip?: string }>;
   podIP?: string;
   podIPs?: Array<{ ip?: string }>;
   qosClass?: string;

@@ -199,6 +199,8 @@ export const events = defineKind<Event>({
   validate: validateEvent,
   validateUpdate: validateEventUpdate,
   allowCreateOnUpdate: true,
+  // Events neither own nor are collected (Kubernetes' garbage collector ignores them).
+  garbageCollectionPolicy: 'Unsupported',
   columns: eventColumns,
   selectableFields: {
     'regarding.kind': (obj) => obj.regarding?.kind ?? '',

@@ -28,4 +28,8 @@ describe('PodDisruptionBudget', () => {
     expect(cells(podDisruptionBudgets, object)).toEqual(['web', 'N/A', '25%', 1, '10m']);
     expect(podDisruptionBudgets).toMatchObject({ shortNames: ['pdb'], status: true });
   });
+
+  it('needs a resourceVersion on every PUT, as Kubernetes’ budget strategy', () => {
+    expect(podDisruptionBudgets.allowUnconditionalUpdate).toBe(false);
+  });
 });

@@ -94,6 +94,8 @@ export const podDisruptionBudgets = defineKind<PodDisruptionBudget>({
   schema: podDisruptionBudgetSchema,
   status: true,
   tracksGeneration: true,
+  // Kubernetes: status updates of a budget are only allowed at the version read, so every PUT needs one.
+  allowUnconditionalUpdate: false,
   prepareForCreate: (obj) => {
     obj.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
   },
