@@ -78,8 +78,8 @@ async function measure(server: ServerProcess): Promise<Figures> {
     await new Promise((r) => setTimeout(r, 2000));
     const rssBefore = await rssKiB(server.pid);
     start = performance.now();
-    await pooled(SPACES, (i) => post(api, '/api/v1/tenants', { apiVersion: 'v1', kind: 'Tenant', metadata: { name: `s${i}` } }));
-    await until('every space Active', async () => (await activeTenants(api, 's')) === SPACES);
+    await pooled(SPACES, (i) => post(api, '/api/v1/tenants', { apiVersion: 'v1', kind: 'Tenant', metadata: { name: `space-${i}` } }));
+    await until('every space Active', async () => (await activeTenants(api, 'space-')) === SPACES);
     const spacesPerSecond = SPACES / ((performance.now() - start) / 1000);
     await new Promise((r) => setTimeout(r, 2000));
     const kibPerSpace = ((await rssKiB(server.pid)) - rssBefore) / SPACES;
