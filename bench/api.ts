@@ -1,0 +1,212 @@
+/**
+ * API benchmark: the built server against baselines measured in the same run, on this machine.
+ *   - GET of one ConfigMap: req/s and p99 through kube-spaces (embedded and etcd) against a bare
+ *     Fastify HTTPS route in its own process returning the same JSON (ratio);
+ *   - creates/s (64 in flight) through kube-spaces on etcd against raw etcd3 create-if-absent
+ *     transactions on the same kind of etcd (ratio);
+ *   - the time to LIST 10,000 ConfigMaps as JSON and as Table.
+ *
+ *   npm run bench:api
+ *
+ * One load generator (this process, keep-alive HTTPS, bounded request counts) drives every
+ * subject, so the ratios compare servers, not clients. Client and servers share two cores: only
+ * ratios from one run mean anything.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { Agent, request } from 'node:https';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Etcd3 } from 'etcd3';
+import { kubeconfigToken } from '../e2e/harness/api-client.js';
+import { findEtcdBinary, startEtcd, type EtcdProcess } from '../e2e/harness/etcd.js';
+import { REPO_ROOT, startServer, type ServerProcess } from '../e2e/harness/server.js';
+
+const GET_REQUESTS = 20_000;
+const GET_CONNECTIONS = 50;
+const CREATES = 5_000;
+const CREATES_IN_FLIGHT = 64;
+const LIST_OBJECTS = 10_000;
+const LIST_RUNS = 3;
+const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+
+interface Target {
+  url: string;
+  ca: string;
+  token: string;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function send(agent: Agent, target: Target, method: string, path: string, body?: string, accept = 'application/json'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${target.token}`, accept };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
+    const req = request(new URL(path, target.url), { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+interface Load {
+  perSecond: number;
+  p99Ms: number;
+}
+
+/** `total` requests over `concurrency` keep-alive connections; each must answer `expect`. */
+async function load(target: Target, concurrency: number, total: number, expect: number, make: (i: number) => { method: string; path: string; body?: string }): Promise<Load> {
+  const agent = new Agent({ ca: target.ca, keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const r = make(next++);
+        const t0 = performance.now();
+        const answer = await send(agent, target, r.method, r.path, r.body);
+        latencies.push(performance.now() - t0);
+        if (answer.status !== expect) throw new Error(`${r.method} ${r.path}: ${answer.status} ${answer.body.slice(0, 200)}`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { perSecond: total / seconds, p99Ms: latencies[Math.floor(latencies.length * 0.99)]! };
+}
+
+async function targetOf(server: ServerProcess): Promise<Target> {
+  return { url: server.url, ca: server.caCert, token: await kubeconfigToken(server.adminKubeconfig) };
+}
+
+const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { key: 'v'.repeat(512) } });
+
+/** A bare Fastify HTTPS server in its own process, serving `body` on GET /cm with the server's certificate. */
+async function startBareFastify(dataDir: string, body: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'dist/bench/bare-fastify.js'), join(dataDir, 'serving.key'), join(dataDir, 'serving.crt')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdin!.end(body);
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  return {
+    url: line.toString('utf8').trim(),
+    stop: async () => {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+interface ServerFigures {
+  get: Load;
+  creates: Load;
+  listJsonMs: number;
+  listTableMs: number;
+}
+
+async function measureServer(server: ServerProcess): Promise<{ figures: ServerFigures; sample: string }> {
+  const target = await targetOf(server);
+  const agent = new Agent({ ca: target.ca, keepAlive: true });
+  const ns = '/api/v1/namespaces/default/configmaps';
+  const created = await send(agent, target, 'POST', ns, configMap('probe'));
+  if (created.status !== 201) throw new Error(`create probe: ${created.status} ${created.body}`);
+  const sample = (await send(agent, target, 'GET', `${ns}/probe`)).body;
+  const get = await load(target, GET_CONNECTIONS, GET_REQUESTS, 200, () => ({ method: 'GET', path: `${ns}/probe` }));
+  const creates = await load(target, CREATES_IN_FLIGHT, CREATES, 201, (i) => ({ method: 'POST', path: ns, body: configMap(`cm-${i}`) }));
+  await load(target, CREATES_IN_FLIGHT, LIST_OBJECTS - CREATES, 201, (i) => ({ method: 'POST', path: ns, body: configMap(`more-${i}`) }));
+  const timeList = async (accept: string): Promise<number> => {
+    const runs: number[] = [];
+    for (let i = 0; i < LIST_RUNS; i += 1) {
+      const t0 = performance.now();
+      const answer = await send(agent, target, 'GET', ns, undefined, accept);
+      if (answer.status !== 200) throw new Error(`list: ${answer.status}`);
+      runs.push(performance.now() - t0);
+    }
+    return runs.sort((a, b) => a - b)[Math.floor(LIST_RUNS / 2)]!;
+  };
+  const listJsonMs = await timeList('application/json');
+  const listTableMs = await timeList(TABLE_ACCEPT);
+  agent.destroy();
+  return { figures: { get, creates, listJsonMs, listTableMs }, sample };
+}
+
+/** Raw etcd3 create-if-absent transactions, 64 in flight: the floor under any etcd-backed create. */
+async function rawEtcdCreates(endpoint: string): Promise<Load> {
+  const client = new Etcd3({ hosts: endpoint });
+  const latencies: number[] = [];
+  let next = 0;
+  const value = configMap('x');
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CREATES_IN_FLIGHT }, async () => {
+      while (next < CREATES) {
+        const key = `/bench/raw/${next++}`;
+        const t0 = performance.now();
+        await client.if(key, 'Create', '==', 0).then(client.put(key).value(value)).commit();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  client.close();
+  latencies.sort((a, b) => a - b);
+  return { perSecond: CREATES / seconds, p99Ms: latencies[Math.floor(latencies.length * 0.99)]! };
+}
+
+async function main(): Promise<void> {
+  const f = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  const rows: string[] = [];
+  let bare: Load | undefined;
+  let raw: Load | undefined;
+  for (const backend of findEtcdBinary() ? (['sqlite', 'etcd'] as const) : (['sqlite'] as const)) {
+    let etcd: EtcdProcess | undefined;
+    let server: ServerProcess | undefined;
+    try {
+      if (backend === 'etcd') etcd = await startEtcd();
+      server = await startServer({ etcdServers: etcd ? [etcd.endpoint] : [] });
+      const { figures, sample } = await measureServer(server);
+      if (!bare) {
+        const fastify = await startBareFastify(server.dataDir, sample);
+        try {
+          bare = await load({ url: fastify.url, ca: server.caCert, token: 'unused' }, GET_CONNECTIONS, GET_REQUESTS, 200, () => ({ method: 'GET', path: '/cm' }));
+        } finally {
+          await fastify.stop();
+        }
+      }
+      if (etcd) {
+        const rawEtcd = await startEtcd();
+        try {
+          raw = await rawEtcdCreates(rawEtcd.endpoint);
+        } finally {
+          await rawEtcd.cleanup();
+        }
+      }
+      const createRatio = raw && backend === 'etcd' ? `${f(figures.creates.perSecond / raw.perSecond, 2)}x of raw etcd3 (${f(raw.perSecond)}/s)` : 'n/a (no etcd under it)';
+      rows.push(
+        `| ${backend} | ${f(figures.get.perSecond)} | ${f(figures.get.p99Ms, 1)} ms | ${f(figures.get.perSecond / bare!.perSecond, 2)}x | ${f(figures.creates.perSecond)} | ${createRatio} | ${f(figures.listJsonMs)} ms | ${f(figures.listTableMs)} ms |`,
+      );
+    } finally {
+      await server?.cleanup();
+      await etcd?.cleanup();
+    }
+  }
+  console.log(`\nAPI benchmark (GET: ${f(GET_REQUESTS)} requests on ${GET_CONNECTIONS} connections; creates: ${f(CREATES)} at ${CREATES_IN_FLIGHT} in flight; LIST of ${f(LIST_OBJECTS)} ConfigMaps, median of ${LIST_RUNS})\n`);
+  console.log(`bare Fastify HTTPS route, same JSON: ${f(bare!.perSecond)} req/s, p99 ${f(bare!.p99Ms, 1)} ms\n`);
+  console.log('| backend | GET req/s | GET p99 | GET vs bare Fastify | creates/s | creates vs raw etcd3 | LIST 10k JSON | LIST 10k Table |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+}
+
+await main();
