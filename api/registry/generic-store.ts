@@ -106,6 +106,8 @@ export type Undo = () => Promise<void>;
 /** A change applied to the current object by update-like verbs (patch, scale, finalize). */
 export type Mutation = (current: KubeObject) => KubeObject | Promise<KubeObject>;
 
+/** Concurrent deletes of one delete-collection: enough to hide etcd's round trips, few enough to stay fair. */
+const DELETE_COLLECTION_IN_FLIGHT = 32;
 const GENERATE_NAME_ATTEMPTS = 8; // generated names collide rarely; a few retries make a failure vanishingly unlikely
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // Kubernetes' alphabet: no vowels, so no words
 
@@ -509,8 +511,15 @@ export class GenericStore {
   // ---- delete -----------------------------------------------------------------------------
 
   async delete(def: ResourceDefinition, loc: ObjectLocation, opts: DeleteOptions = {}): Promise<DeleteResult> {
+    return this.deleteObject(def, loc, opts, undefined);
+  }
+
+  /** DELETE, starting from `known` when the caller has just read the object (it is re-read after a conflict). */
+  private async deleteObject(def: ResourceDefinition, loc: ObjectLocation, opts: DeleteOptions, known: KubeObject | undefined): Promise<DeleteResult> {
+    let first = known;
     for (;;) {
-      const current = await this.get(def, loc);
+      const current = first ?? (await this.get(def, loc));
+      first = undefined;
       const pre = opts.preconditions;
       if (pre?.uid && pre.uid !== current.metadata.uid) {
         throw conflict(def, loc.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
@@ -550,16 +559,24 @@ export class GenericStore {
   /** DELETE on a collection: every matching object, each deleted as DELETE would. */
   async deleteCollection(def: ResourceDefinition, scope: CollectionScope, query: ListQuery, opts: DeleteOptions = {}): Promise<KubeObject[]> {
     const { items } = await this.list(def, scope, { ...query, limit: 0, continue: undefined });
-    const deleted: KubeObject[] = [];
-    for (const obj of items) {
-      const loc: ObjectLocation = { tenant: obj.metadata.tenant ?? scope.tenant, namespace: obj.metadata.namespace, name: obj.metadata.name! };
-      try {
-        deleted.push((await this.delete(def, loc, opts)).object);
-      } catch (err) {
-        if (!isReason(err, 'NotFound')) throw err;
+    const deleted: Array<KubeObject | undefined> = new Array(items.length);
+    // Deletes are independent: keep several in flight (etcd answers each in a round trip), and
+    // start from the listed object instead of reading each one again.
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < items.length) {
+        const i = next++;
+        const obj = items[i]!;
+        const loc: ObjectLocation = { tenant: obj.metadata.tenant ?? scope.tenant, namespace: obj.metadata.namespace, name: obj.metadata.name! };
+        try {
+          deleted[i] = (await this.deleteObject(def, loc, opts, obj)).object;
+        } catch (err) {
+          if (!isReason(err, 'NotFound')) throw err;
+        }
       }
-    }
-    return deleted;
+    };
+    await Promise.all(Array.from({ length: Math.min(DELETE_COLLECTION_IN_FLIGHT, items.length) }, worker));
+    return deleted.filter((o): o is KubeObject => o !== undefined);
   }
 
   // ---- shared checks ----------------------------------------------------------------------

@@ -65,7 +65,8 @@ async function reconcileTenant(deps: TenantControllerDeps, key: ObjectKey): Prom
 }
 
 export function tenantController(deps: TenantControllerDeps): Controller {
-  const controller = new Controller({ name: 'tenant', reconcile: (key) => reconcileTenant(deps, key), log: deps.log });
+  // Tenants are independent of each other: several workers lay out (or tear down) spaces at once.
+  const controller = new Controller({ name: 'tenant', reconcile: (key) => reconcileTenant(deps, key), log: deps.log, workers: 8 });
   deps.tenants.onChange((key, obj) => {
     if (obj) controller.enqueue(key);
   });
