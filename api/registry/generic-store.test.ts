@@ -94,7 +94,7 @@ describe('GenericStore', () => {
   it('decodes like kube-apiserver: wrong types 400, unknown fields per fieldValidation', async () => {
     await expectApiError(generic.create(widgets, t1, widget('c', { size: 3 })), 400, 'BadRequest');
     const strict = await expectApiError(generic.create(widgets, t1, widget('c', { size: 's', colour: 'red' }), { fieldValidation: 'Strict' }), 400, 'BadRequest');
-    expect(strict.message).toBe('strict decoding error: unknown field "spec.colour"');
+    expect(strict.message).toBe('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.colour"');
     const warnings: string[] = [];
     const warned = await generic.create(widgets, t1, widget('c', { size: 's', colour: 'red' }), { fieldValidation: 'Warn', warnings });
     expect(warnings).toEqual(['unknown field "spec.colour"']);
@@ -124,6 +124,43 @@ describe('GenericStore', () => {
     expect(status.object.spec).toEqual({ size: 'm' });
     expect(status.object.status).toEqual({ phase: 'Ready' });
     expect(status.object.metadata.generation).toBe(2);
+  });
+
+  it('refuses a PUT whose body names another object, or none', async () => {
+    const cur = await generic.create(widgets, t1, widget('named'));
+    const rv = cur.metadata.resourceVersion;
+    const other = await expectApiError(generic.update(widgets, { ...t1, name: 'named' }, { ...widget('other'), metadata: { name: 'other', resourceVersion: rv } }), 400, 'BadRequest');
+    expect(other.message).toBe('the name of the object (other) does not match the name on the URL (named)');
+    const none = await expectApiError(generic.update(widgets, { ...t1, name: 'named' }, { ...widget('x'), metadata: { resourceVersion: rv } }, { subresource: 'status' }), 400, 'BadRequest');
+    expect(none.message).toBe('the name of the object () does not match the name on the URL (named)');
+  });
+
+  it('lets a PUT without resourceVersion create where the kind allows it, even if updates need one (Lease)', async () => {
+    const gadgets = { ...widgets, resource: 'gadgets', allowCreateOnUpdate: true, allowUnconditionalUpdate: false };
+    const made = await generic.update(gadgets, { ...t1, name: 'g' }, widget('g'));
+    expect(made.created).toBe(true);
+    const err = await expectApiError(generic.update(gadgets, { ...t1, name: 'g' }, widget('g', { size: 'm' })), 422, 'Invalid');
+    expect(err.details?.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
+  });
+
+  it('checks a patch result like a decoded body: types, kind, unknown fields and name', async () => {
+    const loc = { ...t1, name: 'patched' };
+    const cur = await generic.create(widgets, t1, widget('patched'));
+    const change = (f: (o: KubeObject) => unknown) => (o: KubeObject) => f(o) as KubeObject;
+    const typed = await expectApiError(generic.mutate(widgets, loc, change((o) => ({ ...o, spec: { size: 5 } }))), 422, 'Invalid');
+    expect(typed.details?.causes?.[0]).toMatchObject({ field: 'patch', message: expect.stringContaining('cannot unmarshal number into Go struct field spec.size of type string') });
+    await expectApiError(generic.mutate(widgets, loc, change(() => 5)), 422, 'Invalid');
+    await expectApiError(generic.mutate(widgets, loc, change((o) => ({ ...o, kind: 'Gadget' }))), 422, 'Invalid');
+    const strict = await expectApiError(generic.mutate(widgets, loc, change((o) => ({ ...o, colour: 'red' })), { fieldValidation: 'Strict' }), 422, 'Invalid');
+    expect(strict.details?.causes?.[0]?.message).toContain('strict decoding error: unknown field "colour"');
+    const renamed = await expectApiError(generic.mutate(widgets, loc, change((o) => ({ ...o, metadata: { ...o.metadata, name: 'other' } }))), 400, 'BadRequest');
+    expect(renamed.message).toBe('the name of the object (other) does not match the name on the URL (patched)');
+    expect((await generic.get(widgets, loc)).metadata.resourceVersion).toBe(cur.metadata.resourceVersion);
+    const warnings: string[] = [];
+    const dropped = await generic.mutate(widgets, loc, change((o) => ({ ...o, colour: 'red', spec: { size: 'm' } })), { fieldValidation: 'Warn', warnings });
+    expect(warnings).toEqual(['unknown field "colour"']);
+    expect(dropped).not.toHaveProperty('colour');
+    expect((await generic.get(widgets, loc)).spec).toEqual({ size: 'm' });
   });
 
   it('writes nothing when an update changes nothing', async () => {

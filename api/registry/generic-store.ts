@@ -14,6 +14,7 @@ import { keyPrefix, objectKey } from '../../storage/keys.js';
 import type { KeyValue, Store } from '../../storage/store.js';
 import type { LabelSelector } from '../selection/label-selector.js';
 import { checkObject, dropFields } from '../schema/check-object.js';
+import { computeUpdateManagedFields, FieldSet, fieldsOutside, statusResetFields } from '../apply/index.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
 import { alreadyExists, badRequest, conflict, expired, fromStorageError, invalid, notFound } from './api-errors.js';
 import type { FieldError } from './field-error.js';
@@ -56,6 +57,7 @@ export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /** Who writes, recorded in managedFields (see `fieldManagerName`); the server's own writes are `kube-spaces`. */
   fieldManager?: string;
   fieldValidation?: FieldValidation;
   /** Warnings for the response's `Warning` headers; the store appends to it. */
@@ -79,6 +81,8 @@ export type UpdateSubresource = 'status' | 'finalize';
 /** Options of the update path; `markDeleting` is the store's own, for DELETE of a held object. */
 interface UpdateOptions extends WriteOptions {
   subresource?: UpdateSubresource;
+  /** The object comes from server-side apply, whose managedFields are already computed. */
+  applied?: boolean;
   markDeleting?: boolean;
 }
 
@@ -105,6 +109,9 @@ export type Undo = () => Promise<void>;
 
 /** A change applied to the current object by update-like verbs (patch, scale, finalize). */
 export type Mutation = (current: KubeObject) => KubeObject | Promise<KubeObject>;
+
+/** The field manager of the server's own writes (controllers, admission). */
+export const SERVER_FIELD_MANAGER = 'kube-spaces';
 
 /** Concurrent deletes of one delete-collection: enough to hide etcd's round trips, few enough to stay fair. */
 const DELETE_COLLECTION_IN_FLIGHT = 32;
@@ -259,7 +266,7 @@ export class GenericStore {
 
   // ---- create -----------------------------------------------------------------------------
 
-  async create(def: ResourceDefinition, loc: Omit<ObjectLocation, 'name'>, body: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+  async create(def: ResourceDefinition, loc: Omit<ObjectLocation, 'name'>, body: KubeObject, opts: WriteOptions & { applied?: boolean } = {}): Promise<KubeObject> {
     const obj = this.admitBody(def, body, opts);
     this.bindLocation(def, obj, loc);
     const meta = obj.metadata;
@@ -280,6 +287,7 @@ export class GenericStore {
     def.defaults?.(obj);
     await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });
     this.validate(def, obj, undefined);
+    if (!opts.applied) this.recordManagedFields(def, obj, undefined, opts);
     const undos = await this.admit({ operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined });
     try {
       if (opts.dryRun) {
@@ -368,7 +376,7 @@ export class GenericStore {
    * Read-modify-write for patch, scale and finalize: `mutate` receives the current object and
    * returns the desired one. Retries on races unless the result pins a resourceVersion.
    */
-  async mutate(def: ResourceDefinition, loc: ObjectLocation, mutate: Mutation, opts: WriteOptions & { subresource?: UpdateSubresource } = {}): Promise<KubeObject> {
+  async mutate(def: ResourceDefinition, loc: ObjectLocation, mutate: Mutation, opts: WriteOptions & { subresource?: UpdateSubresource; applied?: boolean } = {}): Promise<KubeObject> {
     const current = await this.get(def, loc);
     const checked: Mutation = async (obj) => this.admitMutated(def, loc, await mutate(obj), opts);
     return this.guaranteedUpdate(def, loc, current, checked, opts);
@@ -505,6 +513,7 @@ export class GenericStore {
       ? { ...current, metadata: { ...old, deletionTimestamp: meta.deletionTimestamp, deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds, finalizers: meta.finalizers } }
       : current;
     this.validate(def, next, base);
+    if (!opts.applied) this.recordManagedFields(def, next, current, opts);
     return next;
   }
 
@@ -581,6 +590,34 @@ export class GenericStore {
 
   // ---- shared checks ----------------------------------------------------------------------
 
+  /**
+   * Records who changed what in `metadata.managedFields` (an Update entry for the writer), as
+   * kube-apiserver does for every write but server-side apply, which computes its own.
+   */
+  private recordManagedFields(def: ResourceDefinition, obj: KubeObject, old: KubeObject | undefined, opts: UpdateOptions): void {
+    const subresource = opts.subresource;
+    const resetFields =
+      subresource === 'status'
+        ? fieldsOutside(def.schema, ['status'])
+        : subresource === 'finalize'
+          ? fieldsOutside(def.schema, ['spec', 'finalizers'])
+          : def.status
+            ? statusResetFields()
+            : new FieldSet();
+    const managedFields = computeUpdateManagedFields({
+      schema: def.schema,
+      resetFields,
+      old,
+      obj,
+      manager: opts.fieldManager ?? SERVER_FIELD_MANAGER,
+      apiVersion: def.apiVersion,
+      subresource,
+      now: new Date(),
+    });
+    if (managedFields.length > 0) obj.metadata.managedFields = managedFields;
+    else delete obj.metadata.managedFields;
+  }
+
   /** Finalizers (or the kind's own hold) keep the object after a DELETE. */
   private held(def: ResourceDefinition, obj: KubeObject): boolean {
     return (obj.metadata.finalizers ?? []).length > 0 || (def.holdsDeletion?.(obj) ?? false);
@@ -590,6 +627,11 @@ export class GenericStore {
    * Decoder-level checks on a request body: apiVersion/kind agree with the URL, types match the
    * schema (400 otherwise), unknown fields handled per `fieldValidation`. Returns a copy to work on.
    */
+  /** The decoder checks of a request body, for callers that write through `mutate` (apply). */
+  checkBody(def: ResourceDefinition, body: KubeObject, opts: WriteOptions): KubeObject {
+    return this.admitBody(def, body, opts);
+  }
+
   private admitBody(def: ResourceDefinition, body: KubeObject, opts: WriteOptions): KubeObject {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw badRequest(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);

@@ -8,6 +8,8 @@ import { scaleSchema } from '../../../api/schema/autoscaling-types.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
 import { ApiError } from '../status.js';
+import { applyConfiguration, applyConflictError, fieldManagerName, FieldSet, fieldsOutside, statusResetFields } from '../../../api/apply/index.js';
+import type { JsonObject, JsonValue } from '../../../api/apply/json-value.js';
 import { boolParam, dryRunParam, fieldSelectorParam, fieldValidationParam, intParam, labelSelectorParam, param, type Query } from './query.js';
 import { locationOf } from './read-handlers.js';
 import type { ResourceRequest } from './resolve-resource.js';
@@ -17,7 +19,7 @@ function writeOptions(request: FastifyRequest): WriteOptions & { warnings: strin
   const query = request.query as Query;
   return {
     dryRun: dryRunParam(query),
-    fieldManager: param(query, 'fieldManager'),
+    fieldManager: fieldManagerName(param(query, 'fieldManager'), request.headers['user-agent']),
     fieldValidation: fieldValidationParam(query),
     warnings: [],
   };
@@ -62,8 +64,8 @@ export async function handlePatch(deps: HandlerDeps, req: ResourceRequest, reque
   const format = negotiateFormat(request.headers.accept, false);
   const type = patchTypeOf(contentType(request));
   const accepted = acceptedPatchTypes(req.def.schema);
-  // Server-side apply (application/apply-patch+yaml) is not served yet.
-  if (type === undefined || type === 'apply' || !accepted.includes(type)) throw unsupportedPatchType(accepted);
+  if (type === undefined || !accepted.includes(type)) throw unsupportedPatchType(accepted);
+  if (type === 'apply') return handleApply(deps, req, request, reply);
   const opts = writeOptions(request);
   if (boolParam(request.query as Query, 'force') !== undefined) {
     throw new ApiError(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch', {
@@ -82,6 +84,60 @@ export async function handlePatch(deps: HandlerDeps, req: ResourceRequest, reque
   const patched = await deps.generic.mutate(req.def, locationOf(req), applyPatch, { ...opts, subresource: req.subresource });
   addWarnings(reply, opts.warnings);
   return sendFormatted(reply, 200, format, patched);
+}
+
+function patchOptionsInvalid(field: string, reason: 'FieldValueRequired' | 'FieldValueForbidden', detail: string): ApiError {
+  const message = `${reason === 'FieldValueRequired' ? 'Required value' : 'Forbidden'}: ${detail}`;
+  return new ApiError(422, 'Invalid', `PatchOptions.meta.k8s.io "" is invalid: ${field}: ${message}`, { group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason, message, field }] });
+}
+
+/**
+ * Server-side apply (`application/apply-patch+yaml`): the configuration is merged into the live
+ * object (or creates it) by `applyConfiguration`, which also decides ownership and conflicts;
+ * the result is written like any update, its managedFields kept as computed.
+ */
+async function handleApply(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const format = negotiateFormat(request.headers.accept, false);
+  const query = request.query as Query;
+  if (!param(query, 'fieldManager')) throw patchOptionsInvalid('fieldManager', 'FieldValueRequired', 'is required for apply patch');
+  if (req.subresource === 'scale') throw unsupportedPatchType(acceptedPatchTypes(scaleSchema).filter((t) => t !== 'apply'));
+  const opts = writeOptions(request);
+  const force = boolParam(query, 'force') ?? false;
+  const config = decodeBody(request);
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new ApiError(400, 'BadRequest', 'the apply configuration must be a YAML or JSON object');
+  const checked = deps.generic.checkBody(req.def, config as KubeObject, opts);
+  if (checked.metadata.name !== undefined && checked.metadata.name !== req.name) {
+    throw new ApiError(400, 'BadRequest', `the name of the object (${checked.metadata.name}) does not match the name on the URL (${req.name})`);
+  }
+  // Checked for types and unknown fields, but the configuration itself is what was sent (minus dropped fields).
+  const applied = (live: KubeObject | undefined): KubeObject => {
+    const result = applyConfiguration({
+      schema: req.def.schema,
+      resetFields: req.subresource === 'status' ? fieldsOutside(req.def.schema, ['status']) : req.def.status ? statusResetFields() : new FieldSet(),
+      live,
+      config: { ...(config as Record<string, JsonValue>), metadata: { ...(checked.metadata as Record<string, JsonValue>) } } as JsonObject,
+      manager: opts.fieldManager!,
+      force,
+      apiVersion: req.def.apiVersion,
+      kind: req.def.kind,
+      subresource: req.subresource,
+      now: new Date(),
+    });
+    if (result.conflicts) throw applyConflictError(result.conflicts);
+    return result.object;
+  };
+  const loc = locationOf(req);
+  let object: KubeObject;
+  let code = 200;
+  try {
+    object = await deps.generic.mutate(req.def, loc, (live) => applied(live), { ...opts, subresource: req.subresource, applied: true });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.reason === 'NotFound' && err.details?.name === req.name) || req.subresource) throw err;
+    object = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, applied(undefined), { ...opts, applied: true });
+    code = 201;
+  }
+  addWarnings(reply, opts.warnings);
+  return sendFormatted(reply, code, format, object);
 }
 
 /** DeleteOptions from the body (kubectl sends one) and the query (curl users do). */
