@@ -644,7 +644,9 @@ export class GenericStore {
     }
     const check = checkObject(body, def.schema);
     if (check.typeError) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
-    const obj = structuredClone(body);
+    // The body is the request's own, freshly decoded: it is worked on in place, not copied
+    // (callers of create and update hand over objects they no longer use).
+    const obj = body;
     if (check.unknownFields.length > 0) {
       const validation = opts.fieldValidation ?? 'Ignore';
       if (validation === 'Strict') {
