@@ -192,6 +192,12 @@ describe('errors are Status objects', () => {
     expect(bare.json()).toEqual({ type: 'object', isBuffer: true });
   });
 
+  it('takes an empty application/json body as no body (python sends DELETE like that)', async () => {
+    const res = await makeApp().inject({ method: 'POST', url: '/echo', headers: { ...auth, 'content-type': 'application/json' }, payload: '' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ type: 'undefined', isBuffer: false });
+  });
+
   it('answers unexpected errors with 500 InternalError without leaking the cause', async () => {
     const res = await makeApp().inject({ url: '/boom', headers: auth });
     expect(res.statusCode).toBe(500);

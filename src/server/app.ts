@@ -17,7 +17,8 @@ import type { ResourceRegistry } from '../../api/registry/registry.js';
 import { apiRoutes } from './api-routes.js';
 import { openApiRoutes } from './openapi-routes.js';
 import { declareRequestContext, rewriteRequestUrl } from './request-context.js';
-import { sendStatus, statusErrorHandler, statusFromError, statusNotFoundHandler } from './status.js';
+import { sendStatus } from './negotiate.js';
+import { statusErrorHandler, statusFromError, statusNotFoundHandler } from './status.js';
 import { versionRoutes } from './version-routes.js';
 
 /** Kubernetes' limit on request bodies (3 MiB); larger bodies are 413 RequestEntityTooLarge. */
@@ -45,7 +46,7 @@ export function buildApp(deps: AppDeps): KubeApp {
     // `Connection: close`), instead of Fastify's non-Status 503.
     return503OnClosing: false,
     // Errors raised before routing (e.g. a malformed URL) answer with a Status too.
-    frameworkErrors: (err, _request, reply) => sendStatus(reply, statusFromError(err)),
+    frameworkErrors: (err, request, reply) => sendStatus(request, reply, statusFromError(err)),
     rewriteUrl: rewriteRequestUrl,
     // Ask for a client certificate without requiring one: kubectl presents its certificate only
     // when asked, and token users have none.
@@ -53,11 +54,19 @@ export function buildApp(deps: AppDeps): KubeApp {
   });
 
   declareRequestContext(app);
-  app.setErrorHandler(statusErrorHandler);
-  app.setNotFoundHandler(statusNotFoundHandler);
+  app.setErrorHandler(statusErrorHandler(sendStatus));
+  app.setNotFoundHandler(statusNotFoundHandler(sendStatus));
   // Bodies of any other type, or with no Content-Type at all (kubectl's PUT …/scale), arrive as
   // a Buffer; the API layers decode them. application/json keeps Fastify's parser (bad JSON → 400).
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // An empty JSON body is no body: python's client sends DELETE with `Content-Type:
+  // application/json` and nothing after it. Handlers that need a body refuse a missing one.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body.length === 0) done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
 
   let shuttingDown = false;
   app.addHook('preClose', async () => {

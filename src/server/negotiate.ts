@@ -1,14 +1,26 @@
 /**
- * Response negotiation and request body decoding. Answers are JSON, YAML or a server-side Table
- * (`application/json;as=Table;v=v1;g=meta.k8s.io`); protobuf-preferring clients also accept JSON,
- * so they get JSON until protobuf encoding exists. Bodies arrive as JSON (parsed by Fastify) or as
- * a Buffer (YAML, patch types, no Content-Type at all), decoded here.
+ * Response negotiation and request body decoding, in one place. Answers are JSON, YAML, a
+ * server-side Table (`application/json;as=Table;v=v1;g=meta.k8s.io`) or, for clients that prefer
+ * it (client-go's typed clients send `application/vnd.kubernetes.protobuf,application/json`),
+ * protobuf for built-in kinds; other kinds fall back to the client's next choice. Bodies arrive as
+ * JSON (parsed by Fastify) or as a Buffer (YAML, protobuf, patch types, no Content-Type at all),
+ * decoded here.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { ApiError } from './status.js';
+import { decodeObject, encodeObject, encodeWatchFrame, hasProtobufForm, PROTOBUF_MEDIA_TYPE, typeMetaOf, type TypedObject, type TypeMeta } from '../../api/protobuf/codec.js';
+import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
+import { ApiError, type Status } from './status.js';
 
-export type ResponseFormat = { kind: 'json' } | { kind: 'yaml' } | { kind: 'table'; version: 'v1' | 'v1beta1' };
+export type TextFormat = { kind: 'json' } | { kind: 'yaml' } | { kind: 'table'; version: 'v1' | 'v1beta1' };
+
+/** Protobuf carries its fallback: the client's next choice, for kinds without a protobuf form. */
+export type ResponseFormat = TextFormat | { kind: 'protobuf'; otherwise: TextFormat };
+
+/** The format a body (or a watch stream) goes out in, once its kind is known. */
+export type BodyFormat = TextFormat | 'protobuf';
+
+const JSON_FORMAT: TextFormat = { kind: 'json' };
 
 interface MediaRange {
   type: string;
@@ -27,29 +39,81 @@ function parseAccept(accept: string): MediaRange[] {
   });
 }
 
+/** What one media range asks for, if we serve it. */
+function formatOf(range: MediaRange, tableAllowed: boolean): BodyFormat | undefined {
+  if (range.params['as'] === 'Table') {
+    // Tables are served as JSON only; a protobuf Table range falls through to the next choice.
+    if (!tableAllowed || range.type !== 'application/json' || range.params['g'] !== 'meta.k8s.io') return undefined;
+    return range.params['v'] === 'v1' || range.params['v'] === 'v1beta1' ? { kind: 'table', version: range.params['v'] } : undefined;
+  }
+  if (range.params['as'] !== undefined) return undefined;
+  if (range.type === PROTOBUF_MEDIA_TYPE) return 'protobuf';
+  if (range.type === 'application/yaml') return { kind: 'yaml' };
+  if (range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*') return JSON_FORMAT;
+  return undefined;
+}
+
 /** Picks the first acceptable representation in the client's order, as kube-apiserver does. */
 export function negotiateFormat(accept: string | undefined, tableAllowed: boolean): ResponseFormat {
-  if (!accept) return { kind: 'json' };
-  for (const range of parseAccept(accept)) {
-    if (range.params['as'] === 'Table') {
-      if (!tableAllowed || range.params['g'] !== 'meta.k8s.io') continue;
-      if (range.params['v'] === 'v1' || range.params['v'] === 'v1beta1') return { kind: 'table', version: range.params['v'] };
-      continue;
+  if (!accept) return JSON_FORMAT;
+  const ranges = parseAccept(accept);
+  for (const [i, range] of ranges.entries()) {
+    const format = formatOf(range, tableAllowed);
+    if (format === 'protobuf') {
+      // A protobuf-only client of a kind without protobuf gets JSON rather than a 406 after the
+      // work is done (kube-apiserver refuses it up front).
+      const otherwise = ranges.slice(i + 1).map((r) => formatOf(r, tableAllowed)).find((f): f is TextFormat => f !== undefined && f !== 'protobuf');
+      return { kind: 'protobuf', otherwise: otherwise ?? JSON_FORMAT };
     }
-    if (range.params['as'] !== undefined) continue;
-    if (range.type === 'application/yaml') return { kind: 'yaml' };
-    if (range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*' || range.type === 'application/vnd.kubernetes.protobuf') {
-      return { kind: 'json' };
-    }
+    if (format) return format;
   }
   throw new ApiError(406, 'NotAcceptable', `only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+}
+
+/** The format for a body of `type`: protobuf only when the kind has a protobuf form. */
+function formatFor(format: ResponseFormat, type: TypeMeta | undefined): BodyFormat {
+  if (format.kind !== 'protobuf') return format;
+  return type && hasProtobufForm(type) ? 'protobuf' : format.otherwise;
 }
 
 /** Sends a body in the negotiated format (Table conversion happens before, in the handler). */
 export function sendFormatted(reply: FastifyReply, code: number, format: ResponseFormat, body: unknown): FastifyReply {
   reply.code(code);
-  if (format.kind === 'yaml') return reply.type('application/yaml').send(toYaml(body));
+  const chosen = formatFor(format, typeMetaOf(body));
+  if (chosen === 'protobuf') return reply.type(PROTOBUF_MEDIA_TYPE).send(encodeObject(body as TypedObject));
+  if (chosen.kind === 'yaml') return reply.type('application/yaml').send(toYaml(body));
   return reply.type('application/json').send(JSON.stringify(body));
+}
+
+/**
+ * Sends a Status error: in protobuf to clients that prefer it (client-go decodes the error it
+ * negotiated), otherwise JSON, whatever else the request asked for.
+ */
+export function sendStatus(request: FastifyRequest, reply: FastifyReply, body: Status): FastifyReply {
+  let format: ResponseFormat = JSON_FORMAT;
+  try {
+    format = negotiateFormat(request.headers.accept, false);
+  } catch {
+    // An unacceptable Accept header is itself answered, in JSON.
+  }
+  return sendFormatted(reply, body.code, format.kind === 'protobuf' ? format : JSON_FORMAT, body);
+}
+
+/** The format a watch of `type` streams in (protobuf only for kinds with a protobuf form). */
+export function watchFormat(format: ResponseFormat, type: TypeMeta): BodyFormat {
+  return formatFor(format, type);
+}
+
+/** The Content-Type of a watch stream: client-go picks its stream decoder by it. */
+export function watchContentType(format: BodyFormat): string {
+  return format === 'protobuf' ? `${PROTOBUF_MEDIA_TYPE};stream=watch` : 'application/json';
+}
+
+/** One watch event as the stream carries it: a length-prefixed protobuf frame, or a JSON line. */
+export function encodeWatchEvent(format: BodyFormat, event: { type: string; object: unknown }): string | Buffer {
+  if (format !== 'protobuf') return JSON.stringify(event) + '\n';
+  if (!typeMetaOf(event.object)) throw new Error(`a ${event.type} watch event object has no kind and apiVersion`);
+  return encodeWatchFrame({ type: event.type, object: event.object as TypedObject });
 }
 
 /** The media type of a request body, without parameters. */
@@ -57,15 +121,23 @@ export function contentType(request: FastifyRequest): string {
   return (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Decodes a request body into a JSON value; a body that does not decode is 400 BadRequest. */
+/**
+ * Decodes a request body into a JSON value; a body that does not decode is 400 BadRequest. A
+ * protobuf body keeps its envelope's kind and apiVersion, which the registry checks against the URL.
+ */
 export function decodeBody(request: FastifyRequest): unknown {
   const body = request.body;
   if (!Buffer.isBuffer(body)) return body ?? null;
   const type = contentType(request);
-  const text = body.toString('utf8');
-  if (type === 'application/vnd.kubernetes.protobuf') {
-    throw new ApiError(415, 'UnsupportedMediaType', 'the body of the request was in an unsupported format: application/vnd.kubernetes.protobuf');
+  if (type === PROTOBUF_MEDIA_TYPE) {
+    try {
+      return decodeObject(body);
+    } catch (err) {
+      if (err instanceof ProtobufError) throw new ApiError(400, 'BadRequest', `error decoding protobuf: ${err.message}`);
+      throw err;
+    }
   }
+  const text = body.toString('utf8');
   try {
     if (type === 'application/yaml' || type === 'application/apply-patch+yaml') return parseYaml(text);
     return JSON.parse(text);

@@ -117,19 +117,20 @@ function status(code: number, reason: StatusReason, message: string, details?: S
   return body;
 }
 
-export function sendStatus(reply: FastifyReply, body: Status): FastifyReply {
-  return reply.code(body.code).type('application/json').send(body);
-}
+/** Sends a Status in the format the request negotiated (`sendStatus` in negotiate.ts). */
+export type StatusSender = (request: FastifyRequest, reply: FastifyReply, body: Status) => FastifyReply;
 
 /** The root error handler: every thrown error answers with a Status; 5xx are logged with their stack. */
-export function statusErrorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const body = statusFromError(err);
-  if (body.code >= 500) request.log.error({ err }, 'request failed');
-  else request.log.debug({ reason: body.reason, message: body.message }, 'request refused');
-  return sendStatus(reply, body);
+export function statusErrorHandler(send: StatusSender) {
+  return (err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const body = statusFromError(err);
+    if (body.code >= 500) request.log.error({ err }, 'request failed');
+    else request.log.debug({ reason: body.reason, message: body.message }, 'request refused');
+    return send(request, reply, body);
+  };
 }
 
 /** The root not-found handler: unknown paths answer 404 NotFound, as kube-apiserver does. */
-export function statusNotFoundHandler(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendStatus(reply, status(404, 'NotFound', 'the server could not find the requested resource'));
+export function statusNotFoundHandler(send: StatusSender) {
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply => send(request, reply, status(404, 'NotFound', 'the server could not find the requested resource'));
 }

@@ -9,6 +9,7 @@ import type { KubeObject } from '../../../api/registry/object.js';
 import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
 import type { FieldValidation } from '../../../api/registry/generic-store.js';
 import type { IncludeObject } from '../../../api/registry/table.js';
+import { fieldErrors, type FieldError } from '../../../api/registry/field-error.js';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -68,6 +69,33 @@ export function fieldSelectorParam(query: Query, def: ResourceDefinition): ((obj
     if (err instanceof SelectorParseError) throw bad(err.message);
     throw err;
   }
+}
+
+/**
+ * kube-apiserver's ListOptions checks for a list (a watch has its own): failures are 422 Invalid
+ * on `ListOptions.meta.k8s.io`, one cause each. A resourceVersion that is no number is 400, as
+ * for a GET.
+ */
+export function validateListOptions(query: Query): void {
+  const rv = param(query, 'resourceVersion') ?? '';
+  const match = param(query, 'resourceVersionMatch') ?? '';
+  const errors: FieldError[] = [];
+  if (match !== '') {
+    if (rv === '') errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if (param(query, 'continue')) errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan') errors.push(fieldErrors.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && rv === '0') errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  }
+  if (param(query, 'sendInitialEvents') !== undefined) errors.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.field}: ${e.message}`);
+    throw new ApiError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`}`, {
+      group: 'meta.k8s.io',
+      kind: 'ListOptions',
+      causes: errors.map((e) => ({ reason: e.type, message: e.message, field: e.field })),
+    });
+  }
+  if (rv !== '' && !/^\d+$/.test(rv)) throw bad(`invalid resource version ${JSON.stringify(rv)}`);
 }
 
 export function fieldValidationParam(query: Query): FieldValidation {

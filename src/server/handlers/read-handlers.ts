@@ -4,8 +4,7 @@ import { toTable } from '../../../api/registry/table.js';
 import type { KubeObject } from '../../../api/registry/object.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { negotiateFormat, sendFormatted, type ResponseFormat } from '../negotiate.js';
-import { ApiError } from '../status.js';
-import { fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, type Query } from './query.js';
+import { fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, validateListOptions, type Query } from './query.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { getScale } from './scale.js';
 
@@ -31,12 +30,10 @@ export async function handleGet(deps: HandlerDeps, req: ResourceRequest, request
 export async function handleList(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const query = request.query as Query;
   const format = negotiateFormat(request.headers.accept, true);
+  validateListOptions(query);
+  // A limit of zero or less is no limit, as kube-apiserver takes it.
   const limit = intParam(query, 'limit');
-  if (limit !== undefined && limit < 0) throw new ApiError(400, 'BadRequest', `limit must not be negative`);
   const rvMatch = param(query, 'resourceVersionMatch');
-  if (rvMatch !== undefined && rvMatch !== '' && rvMatch !== 'Exact' && rvMatch !== 'NotOlderThan') {
-    throw new ApiError(400, 'BadRequest', `resourceVersionMatch: Unsupported value: ${JSON.stringify(rvMatch)}: supported values: "Exact", "NotOlderThan"`);
-  }
   const result = await deps.generic.list(
     req.def,
     { tenant: req.tenant, namespace: req.namespace },

@@ -1,13 +1,14 @@
 /**
- * WATCH: a chunked stream of newline-delimited JSON events, flushed one by one (python's client
- * needs the newline). Ends on `timeoutSeconds`, when the client goes away, or when the server
- * closes; a failure after the headers went out is sent as an ERROR event.
+ * WATCH: a chunked stream of events, flushed one by one: newline-delimited JSON (python's client
+ * needs the newline), or length-prefixed protobuf frames for clients that prefer protobuf. Ends on
+ * `timeoutSeconds`, when the client goes away, or when the server closes; a failure after the
+ * headers went out is sent as an ERROR event.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { startWatch, type ApiWatchEvent } from '../../../api/registry/watch.js';
 import { toTable } from '../../../api/registry/table.js';
 import type { HandlerDeps } from '../api-routes.js';
-import { negotiateFormat } from '../negotiate.js';
+import { encodeWatchEvent, negotiateFormat, watchContentType, watchFormat } from '../negotiate.js';
 import { boolParam, fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, type Query } from './query.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { compileFieldSelector } from '../../../api/selection/field-selector.js';
@@ -29,8 +30,9 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   const timeoutSeconds = intParam(query, 'timeoutSeconds');
   const includeObject = includeObjectParam(query);
 
-  const encode = (event: ApiWatchEvent): string => {
-    if (format.kind !== 'table' || event.type === 'ERROR' || event.type === 'BOOKMARK') return JSON.stringify(event) + '\n';
+  const streamFormat = watchFormat(format, req.def);
+  const encode = (event: ApiWatchEvent): string | Buffer => {
+    if (format.kind !== 'table' || event.type === 'ERROR' || event.type === 'BOOKMARK') return encodeWatchEvent(streamFormat, event);
     const table = toTable(req.def, [event.object], { includeObject, acrossSpaces: req.acrossSpaces, metadata: { resourceVersion: event.object.metadata.resourceVersion } });
     return JSON.stringify({ type: event.type, object: format.version === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table }) + '\n';
   };
@@ -74,7 +76,7 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
 
   function startStream(): void {
     reply.hijack();
-    raw.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    raw.writeHead(200, { 'Content-Type': watchContentType(streamFormat), 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
     raw.flushHeaders();
   }
 

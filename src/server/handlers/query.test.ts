@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../status.js';
+import { validateListOptions, type Query } from './query.js';
+
+function refusal(query: Query): { code: number; reason: string; message: string; fields: string[] } | null {
+  try {
+    validateListOptions(query);
+    return null;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { code: err.code, reason: err.reason, message: err.message, fields: err.details?.causes?.map((c) => c.field ?? '') ?? [] };
+  }
+}
+
+describe('validateListOptions (kube-apiserver’s ListOptions rules for a list)', () => {
+  it.each<[string, Query]>([
+    ['nothing', {}],
+    ['a resourceVersion alone', { resourceVersion: '12' }],
+    ['resourceVersion 0 (any)', { resourceVersion: '0' }],
+    ['Exact at a version', { resourceVersion: '12', resourceVersionMatch: 'Exact' }],
+    ['NotOlderThan 0', { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }],
+    ['a continue token', { continue: 'abc' }],
+  ])('accepts %s', (_what, query) => {
+    expect(refusal(query)).toBeNull();
+  });
+
+  it.each<[string, Query, string[]]>([
+    ['an unknown match', { resourceVersion: '1', resourceVersionMatch: 'Bogus' }, ['resourceVersionMatch']],
+    ['a match without resourceVersion', { resourceVersionMatch: 'NotOlderThan' }, ['resourceVersionMatch']],
+    ['a match with continue', { resourceVersion: '1', resourceVersionMatch: 'Exact', continue: 'abc' }, ['resourceVersionMatch']],
+    ['Exact at 0', { resourceVersion: '0', resourceVersionMatch: 'Exact' }, ['resourceVersionMatch']],
+    ['sendInitialEvents', { sendInitialEvents: 'true' }, ['sendInitialEvents']],
+  ])('refuses %s with 422 Invalid on ListOptions', (_what, query, fields) => {
+    const got = refusal(query);
+    expect(got).toMatchObject({ code: 422, reason: 'Invalid', fields });
+    expect(got?.message).toMatch(/^ListOptions\.meta\.k8s\.io "" is invalid: /);
+  });
+
+  it('words an unknown match as Kubernetes does', () => {
+    expect(refusal({ resourceVersion: '1', resourceVersionMatch: 'Bogus' })?.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan", ""',
+    );
+  });
+
+  it('refuses a resourceVersion that is no number with 400', () => {
+    expect(refusal({ resourceVersion: 'abc' })).toMatchObject({ code: 400, reason: 'BadRequest' });
+  });
+});

@@ -1,0 +1,102 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { decodeObject, decodeWatchFrames, encodeObject } from '../../api/protobuf/codec.js';
+import { decodeBody, encodeWatchEvent, negotiateFormat, sendFormatted, sendStatus, watchContentType, watchFormat } from './negotiate.js';
+import { ApiError, statusFromError } from './status.js';
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+describe('negotiateFormat', () => {
+  it.each([
+    [undefined, true, { kind: 'json' }],
+    ['application/json', true, { kind: 'json' }],
+    ['*/*', true, { kind: 'json' }],
+    ['application/yaml', true, { kind: 'yaml' }],
+    [`${TABLE},application/json`, true, { kind: 'table', version: 'v1' }],
+    [`${TABLE},application/json`, false, { kind: 'json' }],
+    // client-go typed clients
+    [`${PROTOBUF},application/json`, true, { kind: 'protobuf', otherwise: { kind: 'json' } }],
+    [`${PROTOBUF}, application/yaml`, true, { kind: 'protobuf', otherwise: { kind: 'yaml' } }],
+    [PROTOBUF, true, { kind: 'protobuf', otherwise: { kind: 'json' } }],
+    ['application/json, application/vnd.kubernetes.protobuf', true, { kind: 'json' }],
+    // Tables are JSON only: a protobuf Table range falls through.
+    [`${PROTOBUF};as=Table;v=v1;g=meta.k8s.io,application/json`, true, { kind: 'json' }],
+  ])('%s (table allowed: %s) → %o', (accept, tableAllowed, format) => {
+    expect(negotiateFormat(accept, tableAllowed)).toEqual(format);
+  });
+
+  it('refuses what it cannot serve with 406', () => {
+    expect(() => negotiateFormat('text/html', true)).toThrow(ApiError);
+    expect(() => negotiateFormat('text/html', true)).toThrow(/only the following media types are accepted/);
+  });
+});
+
+describe('sendFormatted and sendStatus', () => {
+  function app() {
+    const server = Fastify();
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm1' }, data: { a: 'b' } };
+    const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 3 } };
+    server.get('/cm', (request, reply) => sendFormatted(reply, 200, negotiateFormat(request.headers.accept, false), cm));
+    server.get('/widget', (request, reply) => sendFormatted(reply, 200, negotiateFormat(request.headers.accept, false), widget));
+    server.get('/gone', (request, reply) => sendStatus(request, reply, statusFromError(new ApiError(410, 'Expired', 'too old resource version: 1 (7)'))));
+    return server;
+  }
+
+  it('answers protobuf for a built-in kind', async () => {
+    const res = await app().inject({ url: '/cm', headers: { accept: `${PROTOBUF},application/json` } });
+    expect(res.headers['content-type']).toBe(PROTOBUF);
+    expect(decodeObject(res.rawPayload)).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm1' }, data: { a: 'b' } });
+  });
+
+  it("answers a kind without a protobuf form in the client's next choice", async () => {
+    const yaml = await app().inject({ url: '/widget', headers: { accept: `${PROTOBUF},application/yaml` } });
+    expect(yaml.headers['content-type']).toBe('application/yaml');
+    const json = await app().inject({ url: '/widget', headers: { accept: PROTOBUF } });
+    expect(json.json()).toMatchObject({ kind: 'Widget', spec: { size: 3 } });
+  });
+
+  it('sends a Status in protobuf to protobuf clients, in JSON to everyone else', async () => {
+    const proto = await app().inject({ url: '/gone', headers: { accept: `${PROTOBUF},application/json` } });
+    expect(proto.statusCode).toBe(410);
+    expect(decodeObject(proto.rawPayload)).toEqual({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (7)', reason: 'Expired', code: 410 });
+    for (const accept of ['application/yaml', 'text/html', TABLE]) {
+      const res = await app().inject({ url: '/gone', headers: { accept } });
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.json()).toMatchObject({ kind: 'Status', code: 410 });
+    }
+  });
+});
+
+describe('protobuf request bodies', () => {
+  it('are decoded by decodeBody, keeping the kind of the envelope', async () => {
+    const server = Fastify();
+    server.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    server.post('/', async (request) => decodeBody(request));
+    server.setErrorHandler((err, _request, reply) => reply.code((err as ApiError).code ?? 500).send({ message: err instanceof Error ? err.message : '' }));
+    const body = encodeObject({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { k: 'dg==' } });
+    const ok = await server.inject({ method: 'POST', url: '/', headers: { 'content-type': PROTOBUF }, payload: body });
+    expect(ok.json()).toEqual({ kind: 'Secret', apiVersion: 'v1', metadata: { name: 's' }, data: { k: 'dg==' } });
+    const bad = await server.inject({ method: 'POST', url: '/', headers: { 'content-type': PROTOBUF }, payload: Buffer.from('{"kind":"Secret"}') });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^error decoding protobuf: the body does not start with the protobuf envelope prefix/);
+  });
+});
+
+describe('watch streams', () => {
+  const protobufClient = negotiateFormat(`${PROTOBUF},application/json`, true);
+  const status = statusFromError(new ApiError(410, 'Expired', 'too old resource version: 1 (7)'));
+
+  it('are protobuf frames for built-in kinds, an ERROR event carrying a protobuf Status', () => {
+    const format = watchFormat(protobufClient, { apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(watchContentType(format)).toBe(`${PROTOBUF};stream=watch`);
+    const frame = encodeWatchEvent(format, { type: 'ERROR', object: status });
+    expect(decodeWatchFrames(frame as Buffer)).toEqual([{ type: 'ERROR', object: status }]);
+  });
+
+  it('are JSON lines for kinds without a protobuf form', () => {
+    const format = watchFormat(protobufClient, { apiVersion: 'example.com/v1', kind: 'Widget' });
+    expect(watchContentType(format)).toBe('application/json');
+    expect(encodeWatchEvent(format, { type: 'ERROR', object: status })).toBe(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+  });
+});
