@@ -104,6 +104,13 @@ const rows: Row[] = [
     reason: 'Invalid',
     causes: ['spec.replicas', 'spec.template.metadata.labels'],
   },
+  {
+    name: 'a duplicate field under fieldValidation=Strict',
+    request: (f) => ({ method: 'POST', path: `${cms(f)}?fieldValidation=Strict`, options: raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup","name":"dup2"},"data":{}}`, 'application/json') }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'strict decoding error: duplicate field "metadata.name"',
+  },
   { name: 'an unknown field under fieldValidation=Strict', request: (f) => ({ method: 'POST', path: `${cms(f)}?fieldValidation=Strict`, options: json(cm('strict', { dat: {} })) }), status: 400, reason: 'BadRequest', message: 'strict decoding error: unknown field "dat"' },
   {
     name: 'a nested unknown field under fieldValidation=Strict',

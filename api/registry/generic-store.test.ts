@@ -101,6 +101,14 @@ describe('GenericStore', () => {
     expect(warned.spec).toEqual({ size: 's' });
   });
 
+  it('reports duplicate fields like unknown ones: 400 under Strict, a warning under Warn', async () => {
+    const strict = await expectApiError(generic.create(widgets, t1, widget('dup'), { fieldValidation: 'Strict', duplicateFields: ['metadata.name'] }), 400, 'BadRequest');
+    expect(strict.message).toBe('Widget in version "v1" cannot be handled as a Widget: strict decoding error: duplicate field "metadata.name"');
+    const warnings: string[] = [];
+    await generic.create(widgets, t1, widget('dup'), { fieldValidation: 'Warn', duplicateFields: ['metadata.name'], warnings });
+    expect(warnings).toEqual(['duplicate field "metadata.name"']);
+  });
+
   it('answers 422 Invalid with one cause per field', async () => {
     const err = await expectApiError(generic.create(widgets, t1, { ...widget('Bad_Name'), metadata: { name: 'Bad_Name', labels: { 'a b': 'x' } } }), 422, 'Invalid');
     expect(err.details?.causes?.map((c) => c.field)).toEqual(['metadata.name', 'metadata.labels']);

@@ -60,6 +60,8 @@ export interface WriteOptions {
   /** Who writes, recorded in managedFields (see `fieldManagerName`); the server's own writes are `kube-spaces`. */
   fieldManager?: string;
   fieldValidation?: FieldValidation;
+  /** Keys the request body held twice, reported per `fieldValidation` like unknown fields. */
+  duplicateFields?: string[];
   /** Warnings for the response's `Warning` headers; the store appends to it. */
   warnings?: string[];
 }
@@ -144,8 +146,8 @@ function isReason(err: unknown, reason: ApiError['reason']): boolean {
 }
 
 /** Go's wording for unknown fields: `strict decoding error: unknown field "a", unknown field "b"`. */
-function strictDecodingError(fields: string[]): string {
-  return `strict decoding error: ${fields.map((f) => `unknown field "${f}"`).join(', ')}`;
+function strictDecodingError(unknown: string[], duplicates: string[] = []): string {
+  return `strict decoding error: ${[...duplicates.map((f) => `duplicate field "${f}"`), ...unknown.map((f) => `unknown field "${f}"`)].join(', ')}`;
 }
 
 /** A PUT body or a patch result must name the object of the URL (no name is no match), as kube-apiserver's checkName says. */
@@ -647,12 +649,16 @@ export class GenericStore {
     // The body is the request's own, freshly decoded: it is worked on in place, not copied
     // (callers of create and update hand over objects they no longer use).
     const obj = body;
-    if (check.unknownFields.length > 0) {
+    const duplicates = opts.duplicateFields ?? [];
+    if (check.unknownFields.length > 0 || duplicates.length > 0) {
       const validation = opts.fieldValidation ?? 'Ignore';
       if (validation === 'Strict') {
-        throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${strictDecodingError(check.unknownFields)}`);
+        throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${strictDecodingError(check.unknownFields, duplicates)}`);
       }
-      if (validation === 'Warn') for (const f of check.unknownFields) opts.warnings?.push(`unknown field "${f}"`);
+      if (validation === 'Warn') {
+        for (const f of duplicates) opts.warnings?.push(`duplicate field "${f}"`);
+        for (const f of check.unknownFields) opts.warnings?.push(`unknown field "${f}"`);
+      }
       dropFields(obj, check.unknownFields);
     }
     obj.apiVersion = def.apiVersion;

@@ -14,6 +14,7 @@ import { authenticateRequest } from './authenticate-request.js';
 import { healthRoutes } from './health-routes.js';
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
+import { duplicateFields } from '../../api/schema/duplicate-fields.js';
 import { apiRoutes } from './api-routes.js';
 import { openApiRoutes } from './openapi-routes.js';
 import { declareRequestContext, rewriteRequestUrl } from './request-context.js';
@@ -64,6 +65,8 @@ export function buildApp(deps: AppDeps): KubeApp {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // fieldValidation reports duplicate keys (Strict refuses them), so they are found before parsing merges them.
+    if (request.kube && body.length > 0) request.kube.duplicateFields = duplicateFields(body as string);
     if (body.length === 0) done(null, undefined);
     else parseJson(request, body as string, done);
   });

@@ -18,6 +18,8 @@ export interface KubeRequestContext {
   info: RequestInfo | null;
   /** The space the request acts in (`all` for every space); '' where no space applies (health, version). */
   tenant: string;
+  /** Keys a JSON body held twice (`metadata.name`), which JSON parsing alone would silently merge. */
+  duplicateFields?: string[];
 }
 
 /** Request info parsed while rewriting the URL, waiting for `onRequest` to pick it up. */

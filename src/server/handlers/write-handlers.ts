@@ -21,6 +21,7 @@ function writeOptions(request: FastifyRequest): WriteOptions & { warnings: strin
     dryRun: dryRunParam(query),
     fieldManager: fieldManagerName(param(query, 'fieldManager'), request.headers['user-agent']),
     fieldValidation: fieldValidationParam(query),
+    duplicateFields: request.kube?.duplicateFields ?? [],
     warnings: [],
   };
 }
