@@ -153,7 +153,10 @@ export interface ListOptions {
 }
 
 export function list(items: Schema, description: string, opts: ListOptions = {}): Schema {
-  const s: Schema = { type: 'array', description, items };
+  // Items carry no description of their own (the list's says it), as in Kubernetes' documents;
+  // `kubectl explain` would otherwise print both.
+  const { description: _itemDescription, ...item } = items;
+  const s: Schema = { type: 'array', description, items: item };
   if (opts.mergeKey) s['x-kubernetes-patch-merge-key'] = opts.mergeKey;
   if (opts.strategy) s['x-kubernetes-patch-strategy'] = opts.strategy;
   const listType = opts.listType ?? (opts.mapKeys || opts.mergeKey ? 'map' : undefined);
