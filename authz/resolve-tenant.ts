@@ -26,14 +26,3 @@ export function resolveTenant(info: RequestInfo, user: UserInfo): string {
   return asked;
 }
 
-/**
- * The tenant gate for cluster-scoped kinds (Tenants): they sit above every space, so only system
- * users reach them. Worded as kube-apiserver's RBAC refusals.
- */
-export function assertClusterScopeAllowed(user: UserInfo, verb: string, group: string, resource: string): void {
-  if (user.tenant === SYSTEM_TENANT) return;
-  throw new ApiError(403, 'Forbidden', `${resource} is forbidden: User "${user.name}" cannot ${verb} resource "${resource}" in API group "${group}" at the cluster scope`, {
-    group,
-    kind: resource,
-  });
-}

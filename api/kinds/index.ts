@@ -2,5 +2,7 @@
 import type { ResourceDefinition } from '../registry/resource-definition.js';
 import { coreKinds } from './core/index.js';
 import { groupKinds } from './groups.js';
+import { authenticationKinds } from './authentication/self-subject-review.js';
+import { authorizationKinds } from './authorization/index.js';
 
-export const builtinKinds: readonly ResourceDefinition[] = [...coreKinds, ...groupKinds];
+export const builtinKinds: readonly ResourceDefinition[] = [...coreKinds, ...groupKinds, ...authenticationKinds, ...authorizationKinds];

@@ -7,6 +7,8 @@ import type { Scope } from '../../storage/keys.js';
 import type { Schema } from '../schema/schema.js';
 import type { FieldError } from './field-error.js';
 import type { KubeObject } from './object.js';
+import type { UserInfo } from '../../authz/user.js';
+import type { AccessAttributes, AccessDecision } from '../../authz/authorize.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -73,6 +75,15 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
  */
 export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
 
+/** Who asks, for kinds that answer instead of storing (access reviews, whoami). */
+export interface Requester {
+  user: UserInfo;
+  /** The space the request acts in. */
+  tenant: string;
+  /** Whether the requester may do this, as the server decides it for real requests. */
+  authorize(attributes: AccessAttributes): AccessDecision;
+}
+
 export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrategy<T> {
   group: string;
   version: string;
@@ -105,6 +116,11 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   allowCreateOnUpdate?: boolean;
   /** Whether DELETE answers with the deleted object (pods, services) instead of a Success Status. */
   returnDeletedObject?: boolean;
+  /**
+   * A kind that is asked, not stored (SelfSubjectAccessReview, SelfSubjectReview): POST returns
+   * the request with its status filled in, and nothing is written. Such kinds serve `create` only.
+   */
+  answer?(request: T, requester: Requester): T;
 }
 
 /** A kind as the registry holds it: every optional choice resolved. */
@@ -131,6 +147,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   allowUnconditionalUpdate: boolean;
   allowCreateOnUpdate: boolean;
   returnDeletedObject: boolean;
+  answer?(request: T, requester: Requester): T;
 }
 
 export const nameColumn: PrinterColumn = {

@@ -34,7 +34,7 @@ export async function tearDownSpace(generic: GenericStore, registry: ResourceReg
 
   let remaining = 0;
   for (const def of kinds) {
-    if (def.scope !== 'cluster') remaining += (await generic.list(def, { tenant }, { limit: 1 })).items.length;
+    if (def.scope !== 'cluster' && def.verbs.includes('list')) remaining += (await generic.list(def, { tenant }, { limit: 1 })).items.length;
   }
   return remaining;
 }

@@ -4,6 +4,8 @@ import { acceptedPatchTypes, applyJsonPatch, applyMergePatch, patchTypeOf, unsup
 import { applyStrategicMergePatch } from '../../../api/patch/strategic-merge.js';
 import type { DeleteOptions, WriteOptions } from '../../../api/registry/generic-store.js';
 import type { KubeObject } from '../../../api/registry/object.js';
+import type { Requester } from '../../../api/registry/resource-definition.js';
+import { authorize } from '../../../authz/authorize.js';
 import { scaleSchema } from '../../../api/schema/autoscaling-types.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
@@ -39,10 +41,24 @@ function objectBody(request: FastifyRequest): KubeObject {
   return body as KubeObject;
 }
 
+/** A kind that is asked, not stored: its answer, decided as real requests are. */
+function answerReview(deps: HandlerDeps, req: ResourceRequest, body: KubeObject): KubeObject {
+  const requester: Requester = {
+    user: req.user,
+    tenant: req.tenant,
+    authorize: (attributes) => {
+      const def = attributes.resource ? deps.registry.all().find((d) => d.resource === attributes.resource && (attributes.group === '*' || d.group === attributes.group)) : undefined;
+      return authorize(req.user, { ...attributes, clusterScoped: def?.scope === 'cluster' });
+    },
+  };
+  return req.def.answer!(body, requester);
+}
+
 export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   if (req.name !== undefined) throw new ApiError(405, 'MethodNotAllowed', `POST to a named ${req.def.singular} is not supported`);
   const format = negotiateFormat(request.headers.accept, false);
   const opts = writeOptions(request);
+  if (req.def.answer) return sendFormatted(reply, 201, format, answerReview(deps, req, deps.generic.checkBody(req.def, objectBody(request), opts)));
   const created = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, objectBody(request), opts);
   addWarnings(reply, opts.warnings);
   return sendFormatted(reply, 201, format, created);
