@@ -478,11 +478,20 @@ describe.each(backendCases(kubectlPath !== undefined))('kubectl reads on the $ba
           expect(info).toContain(`Kubernetes control plane is running at ${cluster.server.url}`);
           expect(ok(await k(['version']))).toMatch(/^Server Version: .*v1\.33\.\d+-kube-spaces/m);
         });
+
+        it('logs of a pod no node runs is empty, as kube-apiserver answers for an unscheduled pod', async () => {
+          const ns = await cluster.newNamespace('logs');
+          await cluster.create(pod(ns, 'web'));
+          const logs = await k(['logs', 'web', '-n', ns]);
+          expect(logs.code, logs.stderr).toBe(0);
+          expect(logs.stdout).toBe('');
+          const wrong = await k(['logs', 'web', '-n', ns, '-c', 'nope']);
+          expect(wrong.code).toBe(1);
+          expect(wrong.stderr).toContain('container nope is not valid for pod web');
+        });
       });
 
-      // Section 11 commands served by other parts of the project.
-      it.todo('auth can-i / auth whoami: the authorization.k8s.io and authentication.k8s.io reviews come with the identity issue');
-      it.todo('logs: pods/log needs a kubelet to proxy to; no node runs pods here');
+      // auth can-i and auth whoami are covered by e2e/reviews.test.ts.
     });
   });
 });

@@ -431,7 +431,7 @@ describe.each(backendCases(kubectlPath !== undefined))('kubectl writes on the $b
       });
 
       // Commands served by other work in progress.
-      it.todo('apply / apply --server-side / edit / diff: strategic merge patch and server-side apply (another engineer)');
+      // apply, apply --server-side, edit and diff: e2e/apply-and-patch.test.ts and e2e/server-side-apply.test.ts.
     });
   });
 });

@@ -10,7 +10,7 @@ import type { UserInfo } from '../../../authz/user.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import { ApiError } from '../status.js';
 
-export type Subresource = 'status' | 'scale' | 'finalize';
+export type Subresource = 'status' | 'scale' | 'finalize' | 'log';
 
 export interface ResourceRequest {
   verb: Verb;
@@ -35,6 +35,7 @@ function subresourceOf(def: ResourceDefinition, sub: string): Subresource | unde
   if (sub === 'status' && def.status) return 'status';
   if (sub === 'scale' && def.scale) return 'scale';
   if (sub === 'finalize' && (def.resource === 'namespaces' || def.resource === 'tenants')) return 'finalize';
+  if (sub === 'log' && def.group === '' && def.resource === 'pods') return 'log';
   return undefined;
 }
 
@@ -51,7 +52,7 @@ export function resolveResource(registry: ResourceRegistry, ctx: { user: UserInf
   if (info.subresource !== undefined) {
     subresource = subresourceOf(def, info.subresource);
     if (!subresource) throw notFound();
-    if (verb !== 'get' && verb !== 'update' && verb !== 'patch') throw methodNotAllowed(`${verb} is not supported on ${def.resource}/${subresource}`);
+    if (verb !== 'get' && (subresource === 'log' || (verb !== 'update' && verb !== 'patch'))) throw methodNotAllowed(`${verb} is not supported on ${def.resource}/${subresource}`);
   }
 
   let namespace = info.namespace;

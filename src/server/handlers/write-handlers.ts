@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { acceptedPatchTypes, applyJsonPatch, applyMergePatch, patchTypeOf, unsupportedPatchType } from '../../../api/patch/apply-patch.js';
 import { applyStrategicMergePatch } from '../../../api/patch/strategic-merge.js';
-import type { DeleteOptions, WriteOptions } from '../../../api/registry/generic-store.js';
+import type { DeleteOptions, UpdateSubresource, WriteOptions } from '../../../api/registry/generic-store.js';
 import type { KubeObject } from '../../../api/registry/object.js';
 import type { Requester } from '../../../api/registry/resource-definition.js';
 import { authorize } from '../../../authz/authorize.js';
@@ -16,6 +16,14 @@ import { boolParam, dryRunParam, fieldSelectorParam, fieldValidationParam, intPa
 import { locationOf } from './read-handlers.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { patchScale, updateScale } from './scale.js';
+
+/** The part of the object a write addresses: the whole, its status, or a namespace's finalizers. */
+function writtenPart(req: ResourceRequest): UpdateSubresource | undefined {
+  const sub = req.subresource;
+  if (sub === undefined || sub === 'status' || sub === 'finalize') return sub;
+  // Scale writes go through scale.ts and logs are read-only: neither reaches here.
+  throw new ApiError(405, 'MethodNotAllowed', `${req.verb} is not supported on ${req.def.resource}/${sub}`);
+}
 
 function writeOptions(request: FastifyRequest): WriteOptions & { warnings: string[] } {
   const query = request.query as Query;
@@ -71,7 +79,7 @@ export async function handleUpdate(deps: HandlerDeps, req: ResourceRequest, requ
   if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await updateScale(deps, req, body, opts));
   const { object, created } = await deps.generic.update(req.def, locationOf(req), body, {
     ...opts,
-    subresource: req.subresource,
+    subresource: writtenPart(req),
   });
   addWarnings(reply, opts.warnings);
   return sendFormatted(reply, created ? 201 : 200, format, object);
@@ -98,7 +106,7 @@ export async function handlePatch(deps: HandlerDeps, req: ResourceRequest, reque
     return applyStrategicMergePatch(current, patch, schema);
   };
   if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await patchScale(deps, req, applyPatch, opts));
-  const patched = await deps.generic.mutate(req.def, locationOf(req), applyPatch, { ...opts, subresource: req.subresource });
+  const patched = await deps.generic.mutate(req.def, locationOf(req), applyPatch, { ...opts, subresource: writtenPart(req) });
   addWarnings(reply, opts.warnings);
   return sendFormatted(reply, 200, format, patched);
 }
@@ -147,7 +155,7 @@ async function handleApply(deps: HandlerDeps, req: ResourceRequest, request: Fas
   let object: KubeObject;
   let code = 200;
   try {
-    object = await deps.generic.mutate(req.def, loc, (live) => applied(live), { ...opts, subresource: req.subresource, applied: true });
+    object = await deps.generic.mutate(req.def, loc, (live) => applied(live), { ...opts, subresource: writtenPart(req), applied: true });
   } catch (err) {
     if (!(err instanceof ApiError && err.reason === 'NotFound' && err.details?.name === req.name) || req.subresource) throw err;
     object = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, applied(undefined), { ...opts, applied: true });
