@@ -17,6 +17,7 @@ import type { KubeObject } from '../api/registry/object.js';
 import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
 import { namespaceController } from '../controllers/namespace/namespace-controller.js';
+import { serviceAccountController } from '../controllers/service-account/service-account-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
@@ -93,6 +94,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const onInformerError = (err: Error) => options.log.error({ err }, 'informer error');
   const tenants = new Informer('tenants', inProcessSource(generic, store, tenantDef), onInformerError);
   const namespaces = new Informer('namespaces', inProcessSource(generic, store, kinds.namespaces), onInformerError);
+  const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');
+  const serviceAccounts = new Informer('serviceaccounts', inProcessSource(generic, store, serviceAccountDef), onInformerError);
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -102,9 +105,10 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
 
   const controllers: Controller[] = [
     namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
+    serviceAccountController({ generic, tenants, namespaces, serviceAccounts, serviceAccountDef, log: options.log }),
     tenantController({ generic, registry, tenants, tenantDef, kinds, log: options.log }),
   ];
-  const informers = [tenants, namespaces];
+  const informers = [tenants, namespaces, serviceAccounts];
   // One collector over every space; it runs its own informers, one per collected kind.
   const garbageCollector = new GarbageCollector({ generic, registry, source: (def) => inProcessSource(generic, store, def), log: options.log });
   for (const informer of informers) informer.start();

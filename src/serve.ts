@@ -6,11 +6,14 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { authenticationChain, bearerTokenAuthenticator } from '../authz/authenticate.js';
 import { TokenFile } from '../authz/token-file.js';
+import { serviceAccountAuthenticator, storeServiceAccountLookup } from '../authz/service-account-authenticator.js';
+import { ServiceAccountTokens } from '../authz/service-account-token.js';
 import { openStore } from '../storage/open-store.js';
 import { startCompactor } from '../storage/compactor.js';
 import { startControlPlane } from './control-plane.js';
 import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.js';
 import { prepareDataDir } from './bootstrap/data-dir.js';
+import { ensureServiceAccountKey } from './bootstrap/service-account-key.js';
 import { readBuildInfo, versionInfo } from './build-info.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
@@ -51,9 +54,14 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
     const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
     const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, log: logger });
+    const serviceAccountTokens = new ServiceAccountTokens(await ensureServiceAccountKey(options.dataDir, logger));
     const app = buildApp({
       store,
-      authenticate: authenticationChain([bearerTokenAuthenticator(tokenFile)]),
+      authenticate: authenticationChain([
+        bearerTokenAuthenticator(tokenFile),
+        serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: storeServiceAccountLookup(plane.generic, plane.registry), log: logger }),
+      ]),
+      serviceAccountTokens,
       logger,
       buildInfo,
       registry: plane.registry,

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { Store } from '../../storage/store.js';
+import type { ServiceAccountTokens } from '../../authz/service-account-token.js';
 import { ApiError } from './status.js';
 import { resolveResource, type ResourceRequest } from './handlers/resolve-resource.js';
 import { handleGet, handleList } from './handlers/read-handlers.js';
@@ -18,6 +19,8 @@ export interface ApiRoutesOptions {
   registry: ResourceRegistry;
   generic: GenericStore;
   store: Store;
+  /** Signs the tokens of `serviceaccounts/<name>/token`; without it that subresource is not found. */
+  serviceAccountTokens?: ServiceAccountTokens;
 }
 
 export interface HandlerDeps extends ApiRoutesOptions {

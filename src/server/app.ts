@@ -16,6 +16,7 @@ import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import { duplicateFields } from '../../api/schema/duplicate-fields.js';
 import { apiRoutes } from './api-routes.js';
+import type { ServiceAccountTokens } from '../../authz/service-account-token.js';
 import { openApiRoutes } from './openapi-routes.js';
 import { declareRequestContext, rewriteRequestUrl } from './request-context.js';
 import { sendStatus } from './negotiate.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   generic: GenericStore;
   /** PEM serving key and certificate; without them the app speaks plain HTTP (tests use inject()). */
   tls?: { key: string; cert: string };
+  /** Signs service-account tokens (TokenRequest); without it no tokens are issued. */
+  serviceAccountTokens?: ServiceAccountTokens;
 }
 
 /** An HTTPS server in production; plain HTTP when built without `tls` (tests). */
@@ -84,7 +87,7 @@ export function buildApp(deps: AppDeps): KubeApp {
 
   app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });
   app.register(versionRoutes, { buildInfo: deps.buildInfo });
-  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store });
+  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, serviceAccountTokens: deps.serviceAccountTokens });
   app.register(openApiRoutes, { registry: deps.registry, kubeVersion: versionInfo(deps.buildInfo).gitVersion });
   return app;
 }

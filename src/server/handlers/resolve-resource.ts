@@ -10,7 +10,7 @@ import type { UserInfo } from '../../../authz/user.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import { ApiError } from '../status.js';
 
-export type Subresource = 'status' | 'scale' | 'finalize' | 'log';
+export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'token';
 
 export interface ResourceRequest {
   verb: Verb;
@@ -36,6 +36,7 @@ function subresourceOf(def: ResourceDefinition, sub: string): Subresource | unde
   if (sub === 'scale' && def.scale) return 'scale';
   if (sub === 'finalize' && (def.resource === 'namespaces' || def.resource === 'tenants')) return 'finalize';
   if (sub === 'log' && def.group === '' && def.resource === 'pods') return 'log';
+  if (sub === 'token' && def.group === '' && def.resource === 'serviceaccounts') return 'token';
   return undefined;
 }
 
@@ -52,7 +53,9 @@ export function resolveResource(registry: ResourceRegistry, ctx: { user: UserInf
   if (info.subresource !== undefined) {
     subresource = subresourceOf(def, info.subresource);
     if (!subresource) throw notFound();
-    if (verb !== 'get' && (subresource === 'log' || (verb !== 'update' && verb !== 'patch'))) throw methodNotAllowed(`${verb} is not supported on ${def.resource}/${subresource}`);
+    // A TokenRequest is only ever created; the other subresources are read and written.
+    const allowed = subresource === 'token' ? verb === 'create' : verb === 'get' || (subresource !== 'log' && (verb === 'update' || verb === 'patch'));
+    if (!allowed) throw methodNotAllowed(`${verb} is not supported on ${def.resource}/${subresource}`);
   }
 
   let namespace = info.namespace;

@@ -16,6 +16,7 @@ import { boolParam, dryRunParam, fieldSelectorParam, fieldValidationParam, intPa
 import { locationOf } from './read-handlers.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { patchScale, updateScale } from './scale.js';
+import { handleTokenRequest } from './token-request.js';
 
 /** The part of the object a write addresses: the whole, its status, or a namespace's finalizers. */
 function writtenPart(req: ResourceRequest): UpdateSubresource | undefined {
@@ -63,6 +64,7 @@ function answerReview(deps: HandlerDeps, req: ResourceRequest, body: KubeObject)
 }
 
 export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  if (req.subresource === 'token') return handleTokenRequest(deps, req, request, reply);
   if (req.name !== undefined) throw new ApiError(405, 'MethodNotAllowed', `POST to a named ${req.def.singular} is not supported`);
   const format = negotiateFormat(request.headers.accept, false);
   const opts = writeOptions(request);

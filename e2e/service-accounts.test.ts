@@ -1,0 +1,102 @@
+/**
+ * Service accounts with stock kubectl (1.27 sends JSON, 1.33 protobuf): every namespace gets a
+ * `default` account, `kubectl create token` issues a token that works as a kubeconfig of its own,
+ * in its own space, and the tokens of a deleted and recreated account stop working.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
+import { writeKubeconfig } from './harness/kubeconfig.js';
+import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
+import { eventually, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
+
+const VERSIONS = ['1.27', '1.33'] as const satisfies readonly KubectlVersion[];
+const kubectlPath = kubectlForTests(VERSIONS);
+
+/** The claims of a JWT, unverified (the test only reads what the server put there). */
+function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+describe.each(backendCases(kubectlPath !== undefined))('service accounts on the $backend backend', ({ backend, skip }) => {
+  describe.skipIf(skip)('with stock kubectl', () => {
+    let cluster: TestCluster;
+    let kubectl: Kubectl;
+    let alice: UserCredentials;
+
+    /** `kubectl create token` as alice; the token it prints. */
+    async function createToken(version: KubectlVersion, ...extra: string[]): Promise<string> {
+      const result = await kubectl.run(['create', 'token', 'default', '-n', 'ns1', ...extra], { kubeconfig: alice.kubeconfig, version });
+      expect(result.code, result.stderr).toBe(0);
+      return result.stdout.trim();
+    }
+
+    async function accountUid(): Promise<string> {
+      const result = await kubectl.run(['get', 'serviceaccount', 'default', '-n', 'ns1', '-o', 'jsonpath={.metadata.uid}'], { kubeconfig: alice.kubeconfig });
+      return result.code === 0 ? result.stdout : '';
+    }
+
+    beforeAll(async () => {
+      cluster = await startCluster(backend);
+      kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
+      const created = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't1' } } });
+      expect(created.status, created.body).toBe(201);
+      await waitForTenantPhase(cluster, 't1', 'Active');
+      alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
+      const ns = await kubectl.run(['create', 'namespace', 'ns1'], { kubeconfig: alice.kubeconfig });
+      expect(ns.code, ns.stderr).toBe(0);
+    });
+
+    afterAll(async () => {
+      alice?.api.close();
+      await kubectl?.cleanup();
+      await cluster?.cleanup();
+    });
+
+    it('gives a new namespace its default service account', async () => {
+      await eventually('the default service account in ns1', async () => (await accountUid()) !== '');
+      for (const version of VERSIONS) {
+        const result = await kubectl.run(['get', 'serviceaccounts', '-n', 'ns1', '-o', 'name'], { kubeconfig: alice.kubeconfig, version });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout.trim()).toBe('serviceaccount/default');
+      }
+    });
+
+    it.each(VERSIONS)('kubectl %s create token prints a token that works in its space', async (version) => {
+      await eventually('the default service account in ns1', async () => (await accountUid()) !== '');
+      const token = await createToken(version, '--duration', '15m');
+      const claims = claimsOf(token);
+      expect(claims).toMatchObject({ sub: 'system:serviceaccount:ns1:default', 'kubernetes.io': { namespace: 'ns1', tenant: 't1', serviceaccount: { name: 'default', uid: await accountUid() } } });
+      expect((claims.exp as number) - (claims.iat as number)).toBe(900);
+
+      const kubeconfig = await writeKubeconfig(cluster.server, { userName: `sa-${version}`, token });
+      const cms = await kubectl.run(['get', 'configmaps', '-n', 'ns1', '-o', 'name'], { kubeconfig, version });
+      expect(cms.code, cms.stderr).toBe(0);
+      const whoami = await kubectl.run(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.extra}'], { kubeconfig, version });
+      expect(whoami.code, whoami.stderr).toBe(0);
+      expect(whoami.stdout).toContain('system:serviceaccount:ns1:default');
+      expect(whoami.stdout).toContain('t1');
+    });
+
+    it('stops accepting old tokens once the account is deleted and recreated', async () => {
+      await eventually('the default service account in ns1', async () => (await accountUid()) !== '');
+      const token = await createToken('1.33');
+      const kubeconfig = await writeKubeconfig(cluster.server, { userName: 'sa-old', token });
+      expect((await kubectl.run(['get', 'configmaps', '-n', 'ns1'], { kubeconfig })).code).toBe(0);
+
+      const before = await accountUid();
+      const deleted = await kubectl.run(['delete', 'serviceaccount', 'default', '-n', 'ns1'], { kubeconfig: alice.kubeconfig });
+      expect(deleted.code, deleted.stderr).toBe(0);
+      // The controller puts `default` back, with a new uid.
+      await eventually('default to be recreated', async () => !['', before].includes(await accountUid()));
+
+      const refused = await kubectl.run(['get', 'configmaps', '-n', 'ns1'], { kubeconfig });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/Unauthorized|must be logged in/);
+      const raw = await cluster.api.request('GET', '/api/v1/namespaces/ns1/configmaps', { headers: { authorization: `Bearer ${token}` } });
+      expect(raw.status).toBe(401);
+
+      const fresh = await writeKubeconfig(cluster.server, { userName: 'sa-new', token: await createToken('1.27') });
+      expect((await kubectl.run(['get', 'configmaps', '-n', 'ns1'], { kubeconfig: fresh })).code).toBe(0);
+    });
+  });
+});
