@@ -1,8 +1,8 @@
 /**
  * The authentication chain: a list of authenticators, each of which recognises one kind of
  * credential and returns the identity it proves, or null when the request carries no such
- * credential or an invalid one. The first identity wins. Bearer tokens from the token file come
- * first; client certificates and service-account tokens join the list later.
+ * credential or an invalid one. The first identity wins. Client certificates come first, as in
+ * kube-apiserver, then bearer tokens from the token file, then service-account tokens.
  *
  * @example
  *   const authenticate = authenticationChain([bearerTokenAuthenticator(tokenFile)]);

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { BaseLogger } from 'pino';
-import type { UserInfo } from './user.js';
+import { isTenantName, type UserInfo } from './user.js';
 
 export interface TokenRow {
   token: string;
@@ -32,8 +32,6 @@ export interface ParsedTokenFile {
   rows: TokenRow[];
   problems: TokenFileProblem[];
 }
-
-const TENANT_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** Parses the file's text; never throws. */
 export function parseTokenFile(text: string): ParsedTokenFile {
@@ -57,7 +55,7 @@ function parseRow(line: string): TokenRow | string {
   const [token, name, uid, groupList = '', tenant = ''] = fields as [string, string, string, string?, string?];
   if (token === '') return 'empty token';
   if (name === '') return 'empty user name';
-  if (tenant !== '' && (!TENANT_NAME.test(tenant) || tenant === 'all')) return `invalid tenant ${JSON.stringify(tenant)}`;
+  if (tenant !== '' && !isTenantName(tenant)) return `invalid tenant ${JSON.stringify(tenant)}`;
   const groups = groupList.split(',').map((g) => g.trim()).filter((g) => g !== '');
   return { token, user: { name, uid, groups, tenant: tenant === '' ? null : tenant, extra: {} } };
 }

@@ -1,5 +1,5 @@
 /**
- * A second start reuses the data directory: same CA, same admin token, same kubeconfig, which keeps
+ * A second start reuses the data directory: same CAs, same admin token, same kubeconfig, which keeps
  * working, after a graceful stop and after SIGKILL alike.
  */
 import { readFile } from 'node:fs/promises';
@@ -13,7 +13,7 @@ const kubectlPath = kubectlForTests(['dispatcher']);
 describe.skipIf(!kubectlPath)('restarting the server on the same data dir', () => {
   let server: ServerProcess;
   let kubectl: Kubectl;
-  const files = ['ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'tokens.csv', 'admin.kubeconfig'];
+  const files = ['ca.crt', 'ca.key', 'serving.crt', 'serving.key', 'client-ca.crt', 'client-ca.key', 'tokens.csv', 'admin.kubeconfig'];
   const snapshot = async () => Promise.all(files.map((name) => readFile(join(server.dataDir, name), 'utf8')));
 
   beforeAll(async () => {

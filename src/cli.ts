@@ -55,22 +55,28 @@ await yargs(hideBin(process.argv))
   )
   .command(
     'kubeconfig',
-    'Add a token for a tenant user to the token file and print a kubeconfig for it',
+    'Print a kubeconfig for a tenant user: a client certificate signed by the client CA, or with --token a new row in the token file',
     (y) =>
       y
-        .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'The server\'s data directory (CA and token file)' })
+        .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'The server\'s data directory (CAs and token file)' })
         .option('tenant', { type: 'string', demandOption: true, describe: 'The tenant the user belongs to' })
         .option('user', { type: 'string', demandOption: true, describe: 'The user name' })
         .option('group', { type: 'string', array: true, describe: 'Groups of the user (repeatable)' })
         .option('server', { type: 'string', describe: 'Server URL (default: the admin kubeconfig\'s)' })
-        .option('token-auth-file', { type: 'string', describe: 'Token file (default <data-dir>/tokens.csv)' })
-        .option('space', { type: 'string', describe: 'System users only: address this space, or all, via /tenants/<space>' }),
+        .option('token', { type: 'boolean', default: false, describe: 'Issue a bearer token in the token file instead of a client certificate' })
+        .option('token-auth-file', { type: 'string', describe: 'Token file for --token (default <data-dir>/tokens.csv)' })
+        .option('space', { type: 'string', describe: 'System users only: address this space, or all, via /tenants/<space>' })
+        .check((argv) => {
+          if (argv['token-auth-file'] !== undefined && !argv.token) throw new Error('--token-auth-file goes with --token');
+          return true;
+        }),
     async (argv) => {
       const kubeconfig = await issueUserKubeconfig({
         dataDir: argv['data-dir'],
         tenant: argv.tenant,
         user: argv.user,
         groups: commaList(argv.group),
+        credential: argv.token ? 'token' : 'certificate',
         server: argv.server,
         tokenFile: argv['token-auth-file'],
         space: argv.space,

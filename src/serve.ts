@@ -8,6 +8,7 @@ import { authenticationChain, bearerTokenAuthenticator } from '../authz/authenti
 import { TokenFile } from '../authz/token-file.js';
 import { serviceAccountAuthenticator, storeServiceAccountLookup } from '../authz/service-account-authenticator.js';
 import { ServiceAccountTokens } from '../authz/service-account-token.js';
+import { x509Authenticator } from '../authz/x509-authenticator.js';
 import { openStore } from '../storage/open-store.js';
 import { startCompactor } from '../storage/compactor.js';
 import { startControlPlane } from './control-plane.js';
@@ -57,7 +58,9 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const serviceAccountTokens = new ServiceAccountTokens(await ensureServiceAccountKey(options.dataDir, logger));
     const app = buildApp({
       store,
+      // Client certificates first, as kube-apiserver tries them first.
       authenticate: authenticationChain([
+        x509Authenticator({ clientCa: prepared.clientCa.cert, log: logger }),
         bearerTokenAuthenticator(tokenFile),
         serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: storeServiceAccountLookup(plane.generic, plane.registry), log: logger }),
       ]),

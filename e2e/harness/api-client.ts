@@ -48,8 +48,12 @@ export async function kubeconfigToken(path: string): Promise<string> {
   return token;
 }
 
-export function createApiClient(options: { url: string; caCert: string; token: string }): ApiClient {
-  const agent = new Agent({ ca: options.caCert, keepAlive: true });
+/** Where to connect and how to prove who we are: a bearer token or a client certificate. */
+export type ApiClientOptions = { url: string; caCert: string } & ({ token: string } | { clientCertificate: { cert: string; key: string } });
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const certificate = 'clientCertificate' in options ? options.clientCertificate : {};
+  const agent = new Agent({ ca: options.caCert, keepAlive: true, ...certificate });
   return {
     url: options.url,
     request: (method, path, requestOptions = {}) => send(agent, options, method, path, requestOptions),
@@ -62,8 +66,9 @@ export async function apiClientFor(server: Pick<ServerProcess, 'url' | 'caCert' 
   return createApiClient({ url: server.url, caCert: server.caCert, token: await kubeconfigToken(server.adminKubeconfig) });
 }
 
-function send(agent: Agent, client: { url: string; token: string }, method: string, path: string, options: RequestOptions): Promise<ApiResponse> {
-  const headers: Record<string, string> = { authorization: `Bearer ${client.token}`, accept: 'application/json' };
+function send(agent: Agent, client: ApiClientOptions, method: string, path: string, options: RequestOptions): Promise<ApiResponse> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if ('token' in client) headers.authorization = `Bearer ${client.token}`;
   let body: string | Buffer | undefined = options.body;
   if (options.json !== undefined) {
     body = JSON.stringify(options.json);

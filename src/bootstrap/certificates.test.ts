@@ -1,13 +1,14 @@
 import 'reflect-metadata';
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { createServer, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as x509 from '@peculiar/x509';
 import { describe, expect, it } from 'vitest';
-import { createCa, issueServingCertificate } from './certificates.js';
+import { createCa, issueClientCertificate, issueServingCertificate } from './certificates.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
+const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 
 describe('certificates', async () => {
   const ca = await createCa('test-ca');
@@ -38,6 +39,20 @@ describe('certificates', async () => {
     expect(days).toBeGreaterThan(360);
     expect(days).toBeLessThan(370);
     expect(Date.parse(cert.validFrom)).toBeLessThan(Date.now());
+  });
+
+  it('issues a client certificate: CN user, O=tenant:<t>, OU per group, clientAuth, P-256, valid about a year', async () => {
+    const alice = await issueClientCertificate(ca, { user: 'alice', tenant: 't1', groups: ['dev', 'a,b'] });
+    const cert = new X509Certificate(alice.cert);
+    expect(cert.ca).toBe(false);
+    expect(cert.checkIssued(new X509Certificate(ca.cert)) && cert.verify(new X509Certificate(ca.cert).publicKey)).toBe(true);
+    expect(cert.keyUsage).toEqual([CLIENT_AUTH]);
+    expect(cert.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+    expect(new x509.X509Certificate(alice.cert).subjectName.toJSON()).toEqual([{ CN: ['alice'] }, { O: ['tenant:t1'] }, { OU: ['dev'] }, { OU: ['a,b'] }]);
+    expect(cert.checkPrivateKey(createPrivateKey(alice.key))).toBe(true);
+    const days = (Date.parse(cert.validTo) - Date.now()) / DAY_MS;
+    expect(days).toBeGreaterThan(360);
+    expect(days).toBeLessThan(370);
   });
 
   it('serves TLS that a client trusting only the CA accepts', async () => {

@@ -1,16 +1,19 @@
 /**
- * X.509 material for the server: a self-signed CA and serving certificates it signs, ECDSA P-256
- * keys from Node's WebCrypto, PEM out (certificates) and PKCS#8 PEM keys.
+ * X.509 material for the server: self-signed CAs, the serving certificates and client
+ * certificates they sign, ECDSA P-256 keys from Node's WebCrypto, PEM out (certificates) and
+ * PKCS#8 PEM keys.
  *
  * @example
  *   const ca = await createCa('kube-spaces-ca');
  *   const serving = await issueServingCertificate(ca, ['localhost', '127.0.0.1', '::1']);
+ *   const alice = await issueClientCertificate(clientCa, { user: 'alice', tenant: 't1', groups: ['dev'] });
  */
 // @peculiar/x509 resolves its ASN.1 codecs through tsyringe, which needs the Reflect metadata API.
 import 'reflect-metadata';
 import { isIP } from 'node:net';
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { TENANT_ORGANIZATION_PREFIX } from '../../authz/x509-authenticator.js';
 
 export interface CertificateAndKey {
   /** PEM certificate. */
@@ -27,6 +30,14 @@ const BACKDATE_MS = 5 * 60 * 1000;
 
 const CA_VALIDITY_DAYS = 3650;
 const SERVING_VALIDITY_DAYS = 365;
+const CLIENT_VALIDITY_DAYS = 365;
+
+/** Who a client certificate speaks for. */
+export interface ClientIdentity {
+  user: string;
+  tenant: string;
+  groups: readonly string[];
+}
 
 /** A self-signed CA that may sign certificates (and CRLs), valid ten years by default. */
 export async function createCa(commonName: string, validDays = CA_VALIDITY_DAYS): Promise<CertificateAndKey> {
@@ -71,6 +82,43 @@ export async function issueServingCertificate(
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       new x509.SubjectAlternativeNameExtension(hosts.map((host): x509.JsonGeneralName => ({ type: isIP(host) ? 'ip' : 'dns', value: host }))),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509.AuthorityKeyIdentifierExtension.create(caCert),
+    ],
+  });
+  return { cert: cert.toString('pem'), key: await exportKey(keys.privateKey) };
+}
+
+/**
+ * A TLS client certificate signed by `ca`: `CN` = user, `O=tenant:<t>` = tenant, one `OU` per
+ * group (DESIGN.md section 4), the clientAuth usage, valid one year by default.
+ */
+export async function issueClientCertificate(
+  ca: CertificateAndKey,
+  identity: ClientIdentity,
+  validDays = CLIENT_VALIDITY_DAYS,
+): Promise<CertificateAndKey> {
+  const caCert = new x509.X509Certificate(ca.cert);
+  const caKey = await importSigningKey(ca.key);
+  const keys = await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
+  // The JSON form, one attribute per RDN, needs no DN escaping: user and group names may hold commas.
+  const subject: x509.JsonName = [
+    { CN: [identity.user] },
+    { O: [`${TENANT_ORGANIZATION_PREFIX}${identity.tenant}`] },
+    ...identity.groups.map((group) => ({ OU: [group] })),
+  ];
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serialNumber(),
+    subject,
+    issuer: caCert.subject,
+    ...validity(validDays),
+    publicKey: keys.publicKey,
+    signingKey: caKey,
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
       await x509.AuthorityKeyIdentifierExtension.create(caCert),
     ],

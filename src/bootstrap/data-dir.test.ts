@@ -26,10 +26,13 @@ describe('prepareDataDir', () => {
 
   const mode = async (name: string) => (await stat(join(dataDir, name))).mode & 0o777;
 
-  it('creates the directory, CA, serving certificate and admin token with private modes', async () => {
+  it('creates the directory, CA, serving certificate, client CA and admin token with private modes', async () => {
     const prepared = await prepareDataDir(options(), logger);
     expect(await mode('.')).toBe(0o700);
     expect(await mode('ca.key')).toBe(0o600);
+    expect(await mode('client-ca.key')).toBe(0o600);
+    expect(await readFile(join(dataDir, 'client-ca.crt'), 'utf8')).toBe(prepared.clientCa.cert);
+    expect(new X509Certificate(prepared.clientCa.cert).subject).toBe('CN=kube-spaces-client-ca');
     expect(await mode('serving.key')).toBe(0o600);
     expect(await mode('tokens.csv')).toBe(0o600);
     expect(await readFile(join(dataDir, 'ca.crt'), 'utf8')).toBe(prepared.ca.cert);

@@ -16,6 +16,11 @@ describe('kubeconfig', () => {
     });
   });
 
+  it('renders a client certificate and key instead of a token', () => {
+    const rendered = parse(renderKubeconfig({ server: spec.server, caCert: 'PEM', userName: 'alice', clientCertificate: { cert: 'CERT', key: 'KEY' } }));
+    expect(rendered.users).toEqual([{ name: 'alice', user: { 'client-certificate-data': 'Q0VSVA==', 'client-key-data': 'S0VZ' } }]);
+  });
+
   it('retargets the kube-spaces cluster, keeping comments and other entries', () => {
     const text = `# mine\n${renderKubeconfig(spec)}`;
     expect(retargetKubeconfig(text, { server: spec.server, caCert: 'PEM' })).toBeNull();

@@ -1,22 +1,26 @@
 /**
- * Kubeconfig files for kube-spaces: one cluster (the server URL and our CA), one user, one
- * selected context.
+ * Kubeconfig files for kube-spaces: one cluster (the server URL and our CA), one user with a
+ * bearer token or a client certificate, one selected context.
  *
  * @example
  *   renderKubeconfig({ server: 'https://127.0.0.1:6443', caCert: pem, userName: 'admin', token: 'secret' })
+ *   renderKubeconfig({ server, caCert: pem, userName: 'alice', clientCertificate: { cert, key } })
  */
 import { isMap, isSeq, parseDocument, stringify } from 'yaml';
+import type { CertificateAndKey } from './certificates.js';
 
 const CLUSTER_NAME = 'kube-spaces';
 
-export interface KubeconfigSpec {
+/** How the user proves who they are: a bearer token, or a client certificate with its key. */
+export type KubeconfigCredential = { token: string } | { clientCertificate: CertificateAndKey };
+
+export type KubeconfigSpec = KubeconfigCredential & {
   /** `https://host:port`, optionally with a path such as `/tenants/t1`. */
   server: string;
   /** PEM of the CA that signed the serving certificate. */
   caCert: string;
   userName: string;
-  token: string;
-}
+};
 
 export function renderKubeconfig(spec: KubeconfigSpec): string {
   const context = `${spec.userName}@${CLUSTER_NAME}`;
@@ -24,10 +28,18 @@ export function renderKubeconfig(spec: KubeconfigSpec): string {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: CLUSTER_NAME, cluster: { server: spec.server, 'certificate-authority-data': base64(spec.caCert) } }],
-    users: [{ name: spec.userName, user: { token: spec.token } }],
+    users: [{ name: spec.userName, user: userEntry(spec) }],
     contexts: [{ name: context, context: { cluster: CLUSTER_NAME, user: spec.userName } }],
     'current-context': context,
   });
+}
+
+function userEntry(credential: KubeconfigCredential): Record<string, string> {
+  if ('token' in credential) return { token: credential.token };
+  return {
+    'client-certificate-data': base64(credential.clientCertificate.cert),
+    'client-key-data': base64(credential.clientCertificate.key),
+  };
 }
 
 /**

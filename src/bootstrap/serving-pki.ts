@@ -4,12 +4,12 @@
  * same CA (so clients keep trusting it) when it no longer fits: a host asked for with
  * `--tls-san` is missing, it expires within 30 days, or it was not signed by this CA.
  */
-import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { BaseLogger } from 'pino';
-import { PRIVATE_MODE, PUBLIC_MODE, readFileIfExists, writeFileAtomic } from './atomic-file.js';
 import { type CertificateAndKey, createCa, issueServingCertificate } from './certificates.js';
+import { readPair, writePair } from './pem-pair.js';
 
 export interface ServingPki {
   ca: CertificateAndKey;
@@ -48,17 +48,4 @@ function unfitReason(pair: CertificateAndKey, ca: CertificateAndKey, hosts: read
   const missing = hosts.filter((host) => (isIP(host) ? cert.checkIP(host) : cert.checkHost(host)) === undefined);
   if (missing.length > 0) return `does not cover ${missing.join(', ')}`;
   return null;
-}
-
-/** Both files, or null when either is absent or they do not belong together (an interrupted first start). */
-async function readPair(paths: { cert: string; key: string }): Promise<CertificateAndKey | null> {
-  const [cert, key] = await Promise.all([readFileIfExists(paths.cert), readFileIfExists(paths.key)]);
-  if (cert === null || key === null) return null;
-  return new X509Certificate(cert).checkPrivateKey(createPrivateKey(key)) ? { cert, key } : null;
-}
-
-async function writePair(paths: { cert: string; key: string }, pair: CertificateAndKey): Promise<void> {
-  // Key first: a certificate on disk always has its key.
-  await writeFileAtomic(paths.key, pair.key, PRIVATE_MODE);
-  await writeFileAtomic(paths.cert, pair.cert, PUBLIC_MODE);
 }

@@ -1,8 +1,10 @@
 /**
- * `kube-spaces kubeconfig`: gives a user of a tenant a credential in one step. It adds a token row
- * for the user to the token file (the running server re-reads the file, no restart) and renders a
- * kubeconfig with that token and the server's CA. `space` points a system user's kubeconfig at one
- * space, or at every space (`all`), through the `/tenants/<space>` prefix stock kubectl keeps.
+ * `kube-spaces kubeconfig`: gives a user of a tenant a credential in one step. By default it
+ * issues a client certificate signed by the data directory's client CA (`CN` user,
+ * `O=tenant:<t>`, one `OU` per group) and embeds it with its key; nothing is stored on the
+ * server. With `credential: 'token'` it instead adds a token row to the token file (the running
+ * server re-reads the file, no restart). `space` points a system user's kubeconfig at one space,
+ * or at every space (`all`), through the `/tenants/<space>` prefix stock kubectl keeps.
  *
  * @example
  *   const yaml = await issueUserKubeconfig({ dataDir: '.kube-spaces', tenant: 't1', user: 'alice', groups: ['dev'] });
@@ -10,24 +12,31 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { isTenantName } from '../../authz/user.js';
 import { PRIVATE_MODE, readFileIfExists, writeFileAtomic } from './atomic-file.js';
-import { renderKubeconfig } from './kubeconfig.js';
 import { adminKubeconfigPath } from './admin-kubeconfig.js';
+import { issueClientCertificate } from './certificates.js';
+import { readClientCa } from './client-ca.js';
+import { type KubeconfigCredential, renderKubeconfig } from './kubeconfig.js';
 
 export interface UserKubeconfigOptions {
   dataDir: string;
   tenant: string;
   user: string;
   groups?: readonly string[];
+  /** Default `certificate`: a client certificate signed by the client CA. */
+  credential?: 'certificate' | 'token';
   /** Default: the server the admin kubeconfig points at, else https://127.0.0.1:6443. */
   server?: string;
-  /** Default: `<dataDir>/tokens.csv`. */
+  /** Token mode only. Default: `<dataDir>/tokens.csv`. */
   tokenFile?: string;
   /** For system users: the space (or `all`) the kubeconfig addresses through the prefix form. */
   space?: string;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** Names go into certificate subjects and log lines: no empty ones, no control characters. */
+const PRINTABLE = /^[^\p{Cc}]+$/u;
 /** Token-file fields are CSV without escapes: refuse what would break a row. */
 const CSV_SAFE = /^[^,"\r\n]+$/;
 
@@ -43,9 +52,11 @@ async function defaultServer(dataDir: string): Promise<string> {
 
 export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promise<string> {
   const groups = options.groups ?? [];
-  check('tenant', options.tenant, DNS_LABEL.test(options.tenant) && options.tenant !== 'all');
-  check('user', options.user, CSV_SAFE.test(options.user));
-  for (const g of groups) check('group', g, CSV_SAFE.test(g));
+  const credentialKind = options.credential ?? 'certificate';
+  const nameOk = credentialKind === 'token' ? CSV_SAFE : PRINTABLE;
+  check('tenant', options.tenant, isTenantName(options.tenant));
+  check('user', options.user, nameOk.test(options.user));
+  for (const g of groups) check('group', g, nameOk.test(g));
   if (options.space !== undefined) {
     check('space', options.space, DNS_LABEL.test(options.space));
     if (options.tenant !== 'system') throw new Error('only users of the system tenant can address another space');
@@ -53,13 +64,21 @@ export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promi
 
   const caCert = await readFileIfExists(join(options.dataDir, 'ca.crt'));
   if (caCert === null) throw new Error(`no CA in ${options.dataDir}: start the server once with this --data-dir first`);
-  const tokenFile = options.tokenFile ?? join(options.dataDir, 'tokens.csv');
-  const token = randomBytes(32).toString('base64url');
-  const existing = (await readFileIfExists(tokenFile)) ?? '';
-  const row = `${token},${options.user},${randomUUID()},"${groups.join(',')}",${options.tenant}\n`;
-  await writeFileAtomic(tokenFile, existing + (existing === '' || existing.endsWith('\n') ? '' : '\n') + row, PRIVATE_MODE);
+  const credential: KubeconfigCredential =
+    credentialKind === 'token'
+      ? { token: await addTokenRow(options.tokenFile ?? join(options.dataDir, 'tokens.csv'), options.user, groups, options.tenant) }
+      : { clientCertificate: await issueClientCertificate(await readClientCa(options.dataDir), { user: options.user, tenant: options.tenant, groups }) };
 
   const base = (options.server ?? (await defaultServer(options.dataDir))).replace(/\/+$/, '');
   const server = options.space === undefined ? base : `${base}/tenants/${options.space}`;
-  return renderKubeconfig({ server, caCert, userName: options.user, token });
+  return renderKubeconfig({ server, caCert, userName: options.user, ...credential });
+}
+
+/** Appends a row with a fresh random token and uid; returns the token. */
+async function addTokenRow(tokenFile: string, user: string, groups: readonly string[], tenant: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const existing = (await readFileIfExists(tokenFile)) ?? '';
+  const row = `${token},${user},${randomUUID()},"${groups.join(',')}",${tenant}\n`;
+  await writeFileAtomic(tokenFile, existing + (existing === '' || existing.endsWith('\n') ? '' : '\n') + row, PRIVATE_MODE);
+  return token;
 }

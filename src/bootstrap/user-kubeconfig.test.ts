@@ -1,0 +1,50 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { prepareDataDir } from './data-dir.js';
+import { issueUserKubeconfig } from './user-kubeconfig.js';
+
+interface Kubeconfig {
+  clusters: Array<{ cluster: { server: string } }>;
+  users: Array<{ name: string; user: Record<string, string> }>;
+}
+
+const fromBase64 = (text: string | undefined) => Buffer.from(text ?? '', 'base64').toString('utf8');
+
+describe('issueUserKubeconfig', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'user-kubeconfig-'));
+    await prepareDataDir({ dataDir, tokenAuthFile: join(dataDir, 'tokens.csv'), tlsSans: [], bindAddress: '127.0.0.1' }, pino({ level: 'silent' }));
+  });
+  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('embeds a client certificate signed by the client CA by default, touching no token', async () => {
+    const tokensBefore = await readFile(join(dataDir, 'tokens.csv'), 'utf8');
+    const config = parse(await issueUserKubeconfig({ dataDir, tenant: 't1', user: 'alice', groups: ['dev'] })) as Kubeconfig;
+    const user = config.users[0]!.user;
+    expect(Object.keys(user).sort()).toEqual(['client-certificate-data', 'client-key-data']);
+    const cert = new X509Certificate(fromBase64(user['client-certificate-data']));
+    const clientCa = new X509Certificate(await readFile(join(dataDir, 'client-ca.crt'), 'utf8'));
+    expect(cert.verify(clientCa.publicKey)).toBe(true);
+    expect(cert.subject).toBe('CN=alice\nO=tenant:t1\nOU=dev');
+    expect(await readFile(join(dataDir, 'tokens.csv'), 'utf8')).toBe(tokensBefore);
+  });
+
+  it('adds a token row with --token', async () => {
+    const config = parse(await issueUserKubeconfig({ dataDir, tenant: 't1', user: 'bob', groups: ['dev'], credential: 'token' })) as Kubeconfig;
+    const token = config.users[0]!.user.token!;
+    expect(await readFile(join(dataDir, 'tokens.csv'), 'utf8')).toMatch(new RegExp(`^${token},bob,[0-9a-f-]{36},"dev",t1$`, 'm'));
+  });
+
+  it('points a system user at a space through the prefix form, and nobody else', async () => {
+    const config = parse(await issueUserKubeconfig({ dataDir, tenant: 'system', user: 'root', space: 'all', server: 'https://127.0.0.1:7443/' })) as Kubeconfig;
+    expect(config.clusters[0]!.cluster.server).toBe('https://127.0.0.1:7443/tenants/all');
+    await expect(issueUserKubeconfig({ dataDir, tenant: 't1', user: 'alice', space: 't2' })).rejects.toThrow(/only users of the system tenant/);
+    await expect(issueUserKubeconfig({ dataDir, tenant: 'all', user: 'alice' })).rejects.toThrow(/invalid tenant/);
+  });
+});
