@@ -8,8 +8,8 @@ import type { RequestInfo } from '../src/server/request-info.js';
 import { ApiError } from '../src/server/status.js';
 import type { UserInfo } from './user.js';
 
-export const SYSTEM_TENANT = 'system';
-export const ALL_TENANTS = 'all';
+export { ALL_TENANTS, SYSTEM_TENANT } from '../api/spaces.js';
+import { ALL_TENANTS, SYSTEM_TENANT } from '../api/spaces.js';
 
 /** The tenant the request acts in: a space's name, or `all` for every space. */
 export function resolveTenant(info: RequestInfo, user: UserInfo): string {

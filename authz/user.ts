@@ -5,6 +5,8 @@
  *   const admin: UserInfo = { name: 'admin', uid: 'u-1', groups: ['system:masters', 'system:authenticated'],
  *                             tenant: 'system', extra: {} };
  */
+import { ALL_TENANTS } from '../api/spaces.js';
+
 export interface UserInfo {
   name: string;
   uid: string;
@@ -28,7 +30,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  * never `all`, the path word for every space.
  */
 export function isTenantName(name: string): boolean {
-  return DNS_LABEL.test(name) && name !== 'all';
+  return DNS_LABEL.test(name) && name !== ALL_TENANTS;
 }
 
 /** The identity of a request that presented no valid credential on a path open to everyone. */

@@ -7,7 +7,8 @@ import { ApiError } from '../../src/server/status.js';
 import type { AdmissionPlugin } from '../registry/generic-store.js';
 import type { KubeObject } from '../registry/object.js';
 
-export const SYSTEM_TENANT = 'system';
+export { SYSTEM_TENANT } from '../spaces.js';
+import { SYSTEM_TENANT } from '../spaces.js';
 
 /** Namespaces a space cannot lose while its tenant lives. */
 export const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);

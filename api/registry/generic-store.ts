@@ -23,7 +23,8 @@ import type { KubeObject, ListMeta } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
 
 /** The tenant value that means every space, for list, watch and delete-collection. */
-export const ALL_TENANTS = 'all';
+export { ALL_TENANTS } from '../spaces.js';
+import { ALL_TENANTS } from '../spaces.js';
 
 export interface ObjectLocation {
   tenant: string;

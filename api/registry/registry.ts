@@ -4,6 +4,7 @@
  * space's own CRDs will join the built-in kinds (DESIGN.md section 3: discovery is per space).
  */
 import type { ResourceDefinition } from './resource-definition.js';
+import { ALL_TENANTS, SYSTEM_TENANT } from '../spaces.js';
 
 export interface GroupVersion {
   group: string;
@@ -79,7 +80,7 @@ export class ResourceRegistry implements RegistryView {
    * never mention what is above it. Built-in kinds are the same for every space; space CRDs join here later.
    */
   view(tenant: string): RegistryView {
-    if (tenant === 'system' || tenant === 'all') return this;
+    if (tenant === SYSTEM_TENANT || tenant === ALL_TENANTS) return this;
     return (this.spaceView ??= new SpaceView(this));
   }
 }

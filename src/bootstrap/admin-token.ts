@@ -6,11 +6,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { BaseLogger } from 'pino';
 import { parseTokenFile } from '../../authz/token-file.js';
+import { SYSTEM_TENANT } from '../../api/spaces.js';
 import { PRIVATE_MODE, readFileIfExists, writeFileAtomic } from './atomic-file.js';
 
 export const ADMIN_USER = 'admin';
 const ADMIN_GROUP = 'system:masters';
-const SYSTEM_TENANT = 'system';
 
 /**
  * Creates the token file when absent; returns the admin row's token, or null when the file (one

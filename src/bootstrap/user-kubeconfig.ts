@@ -13,6 +13,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { isTenantName } from '../../authz/user.js';
+import { SYSTEM_TENANT } from '../../api/spaces.js';
 import { PRIVATE_MODE, readFileIfExists, writeFileAtomic } from './atomic-file.js';
 import { adminKubeconfigPath } from './admin-kubeconfig.js';
 import { issueClientCertificate } from './certificates.js';
@@ -59,7 +60,7 @@ export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promi
   for (const g of groups) check('group', g, nameOk.test(g));
   if (options.space !== undefined) {
     check('space', options.space, DNS_LABEL.test(options.space));
-    if (options.tenant !== 'system') throw new Error('only users of the system tenant can address another space');
+    if (options.tenant !== SYSTEM_TENANT) throw new Error('only users of the system tenant can address another space');
   }
 
   const caCert = await readFileIfExists(join(options.dataDir, 'ca.crt'));

@@ -12,12 +12,11 @@ import { enumOf, object } from '../../schema/schema.js';
 import { validateKubeFinalizerName } from '../../validation/object-meta.js';
 import { index } from '../../validation/field-path.js';
 import { column } from './table-cells.js';
+import { ALL_TENANTS } from '../../spaces.js';
 
 /** The finalizer the tenant controller removes once the space is empty. */
 export const TENANT_FINALIZER = 'kubernetes';
 
-/** The name that means "every space" in URLs, so no tenant may have it. */
-export const ALL_SPACES_NAME = 'all';
 
 export type TenantPhase = 'Active' | 'Terminating';
 
@@ -47,8 +46,8 @@ const tenantSchema = defineKindSchema(`${CORE_V1}Tenant`, { group: '', version: 
 
 function validateTenant(tenant: Tenant): FieldError[] {
   const errs: FieldError[] = [];
-  if (tenant.metadata.name === ALL_SPACES_NAME) {
-    errs.push(fieldErrors.invalid('metadata.name', ALL_SPACES_NAME, '"all" is reserved: it names every space in URLs'));
+  if (tenant.metadata.name === ALL_TENANTS) {
+    errs.push(fieldErrors.invalid('metadata.name', ALL_TENANTS, '"all" is reserved: it names every space in URLs'));
   }
   (tenant.spec?.finalizers ?? []).forEach((f, i) => errs.push(...validateKubeFinalizerName(f, index('spec.finalizers', i))));
   return errs;
