@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeSelfSubjectAccessReview, decodeSelfSubjectReview, decodeSelfSubjectRulesReview } from '../api/protobuf/reviews.js';
+import { decodeObject } from '../api/protobuf/codec.js';
 import { clientObjectMeta, envelope, field, message, varintField } from '../api/protobuf/samples/wire.js';
 import { createCa, issueServingCertificate } from '../src/bootstrap/certificates.js';
 import { renderKubeconfig } from '../src/bootstrap/kubeconfig.js';
@@ -417,7 +417,7 @@ describe.skipIf(kubectlPath === undefined)('review bodies from the real kubectl 
     const status = message(varintField(1, false), field(2, ''), field(3, ''), varintField(4, false));
     const handMade = envelope('authorization.k8s.io/v1', 'SelfSubjectAccessReview', message(field(1, clientObjectMeta('', '')), field(2, message(field(1, attributes))), field(3, status)));
     expect(body.toString('hex')).toBe(handMade.toString('hex'));
-    const review = decodeSelfSubjectAccessReview(body);
+    const review = decodeObject(body);
     expect(review).toEqual({
       kind: 'SelfSubjectAccessReview',
       apiVersion: 'authorization.k8s.io/v1',
@@ -428,17 +428,17 @@ describe.skipIf(kubectlPath === undefined)('review bodies from the real kubectl 
   });
 
   it('auth can-i get /healthz sends a non-resource review', async () => {
-    const review = decodeSelfSubjectAccessReview(await capture(['auth', 'can-i', 'get', '/healthz'], 'selfsubjectaccessreviews'));
+    const review = decodeObject(await capture(['auth', 'can-i', 'get', '/healthz'], 'selfsubjectaccessreviews'));
     expect(review.spec).toEqual({ nonResourceAttributes: { path: '/healthz', verb: 'get' } });
   });
 
   it('auth can-i --list sends a SelfSubjectRulesReview', async () => {
-    const review = decodeSelfSubjectRulesReview(await capture(['auth', 'can-i', '--list', '-n', 'shop'], 'selfsubjectrulesreviews'));
+    const review = decodeObject(await capture(['auth', 'can-i', '--list', '-n', 'shop'], 'selfsubjectrulesreviews'));
     expect(review).toEqual({ kind: 'SelfSubjectRulesReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec: { namespace: 'shop' }, status: { incomplete: false } });
   });
 
   it('auth whoami sends a SelfSubjectReview', async () => {
-    const review = decodeSelfSubjectReview(await capture(['auth', 'whoami'], 'selfsubjectreviews'));
+    const review = decodeObject(await capture(['auth', 'whoami'], 'selfsubjectreviews'));
     expect(review).toEqual({ kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null }, status: { userInfo: {} } });
   });
 });

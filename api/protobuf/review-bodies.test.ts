@@ -6,7 +6,7 @@
  * decodes bytes captured from the real kubectl.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeSelfSubjectAccessReview, decodeSelfSubjectReview, decodeSelfSubjectRulesReview } from './reviews.js';
+import { decodeObject } from './codec.js';
 import { clientObjectMeta, envelope, field, message, varintField } from './samples/wire.js';
 
 const AUTHZ = 'authorization.k8s.io/v1';
@@ -21,7 +21,7 @@ describe('SelfSubjectAccessReview (kubectl auth can-i)', () => {
   it('decodes a resource check', () => {
     const spec = message(field(1, resourceAttributes('default', 'get', '', 'pods')));
     const body = envelope(AUTHZ, 'SelfSubjectAccessReview', message(field(1, clientObjectMeta('', '')), field(2, spec), field(3, emptyAccessStatus)));
-    expect(decodeSelfSubjectAccessReview(body)).toEqual({
+    expect(decodeObject(body)).toEqual({
       kind: 'SelfSubjectAccessReview',
       apiVersion: AUTHZ,
       metadata: { creationTimestamp: null },
@@ -32,13 +32,13 @@ describe('SelfSubjectAccessReview (kubectl auth can-i)', () => {
 
   it('decodes a subresource check on a named object', () => {
     const spec = message(field(1, resourceAttributes('shop', 'update', 'apps', 'deployments', 'scale', 'web')));
-    const review = decodeSelfSubjectAccessReview(envelope(AUTHZ, 'SelfSubjectAccessReview', message(field(1, clientObjectMeta('', '')), field(2, spec), field(3, emptyAccessStatus))));
-    expect(review.spec.resourceAttributes).toEqual({ namespace: 'shop', verb: 'update', group: 'apps', resource: 'deployments', subresource: 'scale', name: 'web' });
+    const review = decodeObject(envelope(AUTHZ, 'SelfSubjectAccessReview', message(field(1, clientObjectMeta('', '')), field(2, spec), field(3, emptyAccessStatus))));
+    expect((review.spec as { resourceAttributes?: unknown }).resourceAttributes).toEqual({ namespace: 'shop', verb: 'update', group: 'apps', resource: 'deployments', subresource: 'scale', name: 'web' });
   });
 
   it('decodes a non-resource check', () => {
     const spec = message(field(2, message(field(1, '/healthz'), field(2, 'get'))));
-    const review = decodeSelfSubjectAccessReview(envelope(AUTHZ, 'SelfSubjectAccessReview', message(field(1, clientObjectMeta('', '')), field(2, spec), field(3, emptyAccessStatus))));
+    const review = decodeObject(envelope(AUTHZ, 'SelfSubjectAccessReview', message(field(1, clientObjectMeta('', '')), field(2, spec), field(3, emptyAccessStatus))));
     expect(review.spec).toEqual({ nonResourceAttributes: { path: '/healthz', verb: 'get' } });
   });
 });
@@ -47,7 +47,7 @@ describe('SelfSubjectRulesReview (kubectl auth can-i --list)', () => {
   it('decodes the namespace asked about', () => {
     const status = message(varintField(3, false), field(4, ''));
     const body = envelope(AUTHZ, 'SelfSubjectRulesReview', message(field(1, clientObjectMeta('', '')), field(2, message(field(1, 'shop'))), field(3, status)));
-    expect(decodeSelfSubjectRulesReview(body)).toEqual({
+    expect(decodeObject(body)).toEqual({
       kind: 'SelfSubjectRulesReview',
       apiVersion: AUTHZ,
       metadata: { creationTimestamp: null },
@@ -61,15 +61,6 @@ describe('SelfSubjectReview (kubectl auth whoami)', () => {
   it.each(['authentication.k8s.io/v1', 'authentication.k8s.io/v1beta1'])('decodes %s', (apiVersion) => {
     const status = message(field(1, message(field(1, ''), field(2, ''))));
     const body = envelope(apiVersion, 'SelfSubjectReview', message(field(1, clientObjectMeta('', '')), field(2, status)));
-    expect(decodeSelfSubjectReview(body)).toEqual({ kind: 'SelfSubjectReview', apiVersion, metadata: { creationTimestamp: null }, status: { userInfo: {} } });
-  });
-});
-
-describe('a body of another kind', () => {
-  it('is refused by each decoder', () => {
-    const rules = envelope(AUTHZ, 'SelfSubjectRulesReview', message(field(2, message(field(1, 'shop')))));
-    expect(() => decodeSelfSubjectAccessReview(rules)).toThrow('expected a SelfSubjectAccessReview (authorization.k8s.io/v1), got SelfSubjectRulesReview in authorization.k8s.io/v1');
-    expect(() => decodeSelfSubjectReview(rules)).toThrow(/expected a SelfSubjectReview/);
-    expect(() => decodeSelfSubjectRulesReview(envelope('v1', 'ConfigMap', message()))).toThrow(/expected a SelfSubjectRulesReview/);
+    expect(decodeObject(body)).toEqual({ kind: 'SelfSubjectReview', apiVersion, metadata: { creationTimestamp: null }, status: { userInfo: {} } });
   });
 });
