@@ -21,7 +21,8 @@ import { serviceAccountController } from '../controllers/service-account/service
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
-import { Informer } from '../controllers/runtime/informer.js';
+import type { Informer } from '../controllers/runtime/informer.js';
+import { InformerFactory } from '../controllers/runtime/informer-factory.js';
 import type { ObjectKey } from '../controllers/runtime/object-key.js';
 import { ensureSpaceLayout, type SpaceKinds } from '../controllers/tenant/space-layout.js';
 import { tenantController } from '../controllers/tenant/tenant-controller.js';
@@ -91,11 +92,12 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     clusterIpAdmission(allocator),
   ]);
 
-  const onInformerError = (err: Error) => options.log.error({ err }, 'informer error');
-  const tenants = new Informer('tenants', inProcessSource(generic, store, tenantDef), onInformerError);
-  const namespaces = new Informer('namespaces', inProcessSource(generic, store, kinds.namespaces), onInformerError);
+  // One informer per kind, shared by every controller (and admission) that watches it.
+  const informers = new InformerFactory((def) => inProcessSource(generic, store, def), (err, informer) => options.log.error({ err, informer }, 'informer error'));
+  const tenants = informers.informerFor(tenantDef);
+  const namespaces = informers.informerFor(kinds.namespaces);
   const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');
-  const serviceAccounts = new Informer('serviceaccounts', inProcessSource(generic, store, serviceAccountDef), onInformerError);
+  const serviceAccounts = informers.informerFor(serviceAccountDef);
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -108,10 +110,9 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     serviceAccountController({ generic, tenants, namespaces, serviceAccounts, serviceAccountDef, log: options.log }),
     tenantController({ generic, registry, tenants, tenantDef, kinds, log: options.log }),
   ];
-  const informers = [tenants, namespaces, serviceAccounts];
-  // One collector over every space; it runs its own informers, one per collected kind.
-  const garbageCollector = new GarbageCollector({ generic, registry, source: (def) => inProcessSource(generic, store, def), log: options.log });
-  for (const informer of informers) informer.start();
+  // One collector over every space, on the same shared informers.
+  const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });
+  informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
 
@@ -119,7 +120,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     registry,
     generic,
     async stop() {
-      for (const informer of informers) informer.stop();
+      informers.stop();
       await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);
     },
   };

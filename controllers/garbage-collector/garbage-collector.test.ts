@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
+import { InformerFactory } from '../runtime/informer-factory.js';
 import { inProcessSource } from '../runtime/in-process-source.js';
 import { collectedKinds } from './collected-kinds.js';
 import { GarbageCollector } from './garbage-collector.js';
@@ -15,13 +16,16 @@ describe('GarbageCollector (informers over every space, in-process)', () => {
   let generic: GenericStore;
   let configMaps: ResourceDefinition;
   let gc: GarbageCollector;
+  let informers: InformerFactory | undefined;
   const t1 = { tenant: 't1', namespace: 'ns' };
   const t2 = { tenant: 't2', namespace: 'ns' };
   const create = (obj: KubeObject, loc = t1) => generic.create(configMaps, loc, obj);
   const locOf = (obj: KubeObject) => ({ tenant: obj.metadata.tenant!, namespace: obj.metadata.namespace, name: obj.metadata.name! });
   const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 5000, interval: 20 });
   const startCollector = async () => {
-    const collector = new GarbageCollector({ generic, registry: fx.registry, source: (def) => inProcessSource(generic, fx.store, def), log });
+    informers = new InformerFactory((def) => inProcessSource(generic, fx.store, def), (err) => log.error({ err }, 'informer error'));
+    const collector = new GarbageCollector({ generic, registry: fx.registry, informers, log });
+    informers.start();
     collector.start();
     await collector.ready();
     return collector;
@@ -34,6 +38,7 @@ describe('GarbageCollector (informers over every space, in-process)', () => {
   });
   afterAll(async () => {
     await gc?.stop();
+    informers?.stop();
     await fx.close();
   });
 

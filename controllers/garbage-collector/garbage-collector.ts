@@ -6,7 +6,8 @@
  * informer has listed, so no decision rests on a half-built graph.
  *
  * @example
- *   const gc = new GarbageCollector({ generic, registry, source: (def) => inProcessSource(generic, store, def), log });
+ *   const gc = new GarbageCollector({ generic, registry, informers, log }); // informers: the shared InformerFactory
+ *   informers.start();
  *   gc.start();
  *   await gc.ready();
  *   await gc.stop();
@@ -16,7 +17,8 @@ import type { KubeObject } from '../../api/registry/object.js';
 import type { RegistryView } from '../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
-import { Informer, type ListWatchSource } from '../runtime/informer.js';
+import type { Informer } from '../runtime/informer.js';
+import type { InformerFactory } from '../runtime/informer-factory.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 import { collectedKinds, ownerKindResolver } from './collected-kinds.js';
 import { isDeletingDependents, isOrphaning, OwnerGraph, type GraphNode } from './graph.js';
@@ -28,8 +30,8 @@ import type { CollectorDeps, Step } from './steps.js';
 export interface GarbageCollectorDeps {
   generic: GenericStore;
   registry: RegistryView;
-  /** Where a kind's informer lists and watches every space (the in-process store for `serve`). */
-  source(def: ResourceDefinition): ListWatchSource;
+  /** The control plane's shared informers (each lists and watches one kind in every space). */
+  informers: InformerFactory;
   log: { error(obj: object, msg: string): void };
 }
 
@@ -49,7 +51,7 @@ export class GarbageCollector {
   constructor(deps: GarbageCollectorDeps) {
     for (const def of collectedKinds(deps.registry)) {
       const name = `garbage-collector/${def.resource}.${def.group || 'core'}`;
-      const informer = new Informer(name, deps.source(def), (err) => deps.log.error({ err, informer: name }, 'informer error'));
+      const informer = deps.informers.informerFor(def);
       informer.onChange((key, obj) => this.observe(def, key, obj));
       this.informers.push(informer);
       this.controllers.set(def, new Controller({ name, reconcile: (key) => this.reconcile(def, key), log: deps.log }));
@@ -62,11 +64,10 @@ export class GarbageCollector {
     };
   }
 
-  /** Starts every informer, and the workers once all of them have listed. */
+  /** Starts the workers once every informer (started by their factory) has listed. */
   start(): void {
     if (this.state !== 'new') throw new Error(`garbage collector: start in state ${this.state}`);
     this.state = 'syncing';
-    for (const informer of this.informers) informer.start();
     this.synced = Promise.all(this.informers.map((i) => i.waitForSync())).then(() => {
       if (this.state !== 'syncing') return;
       this.state = 'running';
@@ -81,7 +82,6 @@ export class GarbageCollector {
 
   async stop(): Promise<void> {
     this.state = 'stopped';
-    for (const informer of this.informers) informer.stop();
     await Promise.all([...this.controllers.values()].map((c) => c.stop()));
   }
 
