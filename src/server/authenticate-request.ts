@@ -8,20 +8,22 @@ import type { Authenticator } from '../../authz/authenticate.js';
 import { resolveTenant } from '../../authz/resolve-tenant.js';
 import { anonymousUser } from '../../authz/user.js';
 import { requestInfoOf } from './request-context.js';
+import type { RequestInfo } from './request-info.js';
 import { ApiError } from './status.js';
 
 /** `/healthz`, `/livez`, `/readyz`, `/version`, with a trailing slash or a sub-path (`/readyz/storage`). */
-const ANONYMOUS_PATH = /^\/(?:healthz|livez|readyz|version)(?:\/[^?]*)?(?:\?.*)?$/;
+const ANONYMOUS_ROOTS = new Set(['healthz', 'livez', 'readyz', 'version']);
 
-function isAnonymousPath(url: string): boolean {
-  return ANONYMOUS_PATH.test(url);
+/** Decided on the parsed request (request-info is the one place that knows URL shapes). */
+function isAnonymous(info: RequestInfo | null): boolean {
+  return info?.kind === 'nonresource' && ANONYMOUS_ROOTS.has(info.path.split('/')[1] ?? '');
 }
 
 export function authenticateRequest(authenticate: Authenticator): onRequestAsyncHookHandler {
   return async (request: FastifyRequest) => {
     const user = await authenticate(request);
     const info = requestInfoOf(request.raw);
-    if (isAnonymousPath(request.url)) {
+    if (isAnonymous(info)) {
       request.kube = { user: user ?? anonymousUser(), info, tenant: '' };
       return;
     }
