@@ -9,7 +9,7 @@
  *   const user = await authenticate(request); // UserInfo | null
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { AUTHENTICATED_GROUP, type UserInfo } from './user.js';
 
 /** What an authenticator may look at: the headers and the connection (for the TLS peer certificate). */
@@ -50,4 +50,12 @@ function bearerToken(header: string | undefined): string | null {
   if (header === undefined) return null;
   const match = /^bearer\s+(\S+)\s*$/i.exec(header.trim());
   return match?.[1] ?? null;
+}
+
+/** Authenticates a bare bearer token (a TokenReview), as if a request had presented it. */
+export type TokenAuthenticator = (token: string) => Promise<UserInfo | null>;
+
+/** Runs bearer-token authenticators on a token alone: no connection, so no client certificate. */
+export function tokenAuthenticator(authenticate: Authenticator): TokenAuthenticator {
+  return (token) => authenticate({ headers: { authorization: `Bearer ${token}` }, socket: new Socket() });
 }

@@ -1,13 +1,20 @@
 /**
  * The authorization decision, in one place, for real requests and for access reviews alike
- * (`kubectl auth can-i` must agree with what the server does). Today it is the tenant gate beyond
- * path resolution (DESIGN.md section 5, step 1): inside its own space a user may do anything, and
- * only system users reach cluster-scoped kinds (Tenants). RBAC inside each space (step 2) plugs in
- * here.
+ * (`kubectl auth can-i` must agree with what the server does). DESIGN.md section 5, in order:
+ * the tenant gate (a tenant's user acts only in its own space; only system users reach objects
+ * above the spaces), then RBAC over the roles and bindings of the caller's space (see
+ * `rbac/rbac-index.ts` for which bindings count where). `system:masters` of the system space may
+ * do anything, as in Kubernetes; in a tenant's space that group is only what the shared
+ * `cluster-admin` binding makes it: everything inside that space.
  */
 import { ApiError } from '../src/server/status.js';
-import { SYSTEM_TENANT } from './resolve-tenant.js';
+import { SYSTEM_TENANT } from '../api/spaces.js';
+import { ruleAllows, type PolicyRule } from './rbac/policy-rule.js';
+import type { RbacIndex } from './rbac/rbac-index.js';
 import type { UserInfo } from './user.js';
+
+export const MASTERS_GROUP = 'system:masters';
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 export interface AccessAttributes {
   verb: string;
@@ -16,10 +23,16 @@ export interface AccessAttributes {
   subresource?: string;
   namespace?: string;
   name?: string;
-  /** For non-resource requests (`/healthz`, `/api`). */
+  /** For non-resource requests (`/healthz`, `/api`); undefined for resource requests. */
   path?: string;
-  /** The resource sits above every space (Tenants). */
-  clusterScoped?: boolean;
+  /** The space acted in (`all` for every space). */
+  tenant: string;
+}
+
+/** A kind that sits above every space (Tenants), which only system users reach. */
+export interface KindAboveSpaces {
+  group: string;
+  resource: string;
 }
 
 export interface AccessDecision {
@@ -29,20 +42,92 @@ export interface AccessDecision {
   reason: string;
 }
 
-export function authorize(user: UserInfo, attributes: AccessAttributes): AccessDecision {
-  if (attributes.clusterScoped && user.tenant !== SYSTEM_TENANT) {
-    return { allowed: false, denied: true, reason: 'only users of the system tenant reach objects above the spaces' };
+const EVERYTHING: PolicyRule[] = [
+  { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+  { verbs: ['*'], nonResourceURLs: ['*'] },
+];
+
+const CHANGING_VERBS = new Set(['update', 'patch', 'delete']);
+
+export class Authorizer {
+  /** Resource names of the kinds above the spaces, each with its group. */
+  private readonly aboveSpaces = new Map<string, string>();
+
+  constructor(
+    private readonly rbac: RbacIndex,
+    aboveSpaces: readonly KindAboveSpaces[],
+  ) {
+    for (const kind of aboveSpaces) this.aboveSpaces.set(kind.resource, kind.group);
   }
-  return { allowed: true, reason: "the user's own space (no RBAC rules are enforced yet)" };
+
+  /** A review may name the group as `*`. */
+  private isAboveSpaces(attrs: AccessAttributes): boolean {
+    if (attrs.resource === undefined) return false;
+    const group = this.aboveSpaces.get(attrs.resource);
+    return group !== undefined && (attrs.group === group || attrs.group === '*');
+  }
+
+  authorize(user: UserInfo, attrs: AccessAttributes): AccessDecision {
+    const system = user.tenant === SYSTEM_TENANT;
+    if (!system && this.isAboveSpaces(attrs)) return { allowed: false, denied: true, reason: 'only users of the system tenant reach objects above the spaces' };
+    if (!system && attrs.tenant !== user.tenant) return { allowed: false, denied: true, reason: "access is limited to the user's own tenant" };
+    if (attrs.tenant !== SYSTEM_TENANT && this.changesSharedDefault(attrs)) {
+      return { allowed: false, denied: true, reason: `${attrs.resource} "${attrs.name}" is provided by the system and read-only in every space` };
+    }
+    if (system && user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: `allowed to the ${MASTERS_GROUP} group of the system tenant` };
+    const found = this.rbac.find(user, attrs.tenant, attrs.namespace, (rule) => ruleAllows(rule, attrs));
+    if (!found) return { allowed: false, reason: '' };
+    const { entry } = found;
+    const binding = entry.namespace ? `${entry.name}/${entry.namespace}` : entry.name;
+    return { allowed: true, reason: `RBAC: allowed by ${entry.kind} "${binding}" of ${entry.roleKind} "${entry.roleName}" to ${entry.subject}` };
+  }
+
+  /** The rules that apply to the user in a space and namespace (space-wide when undefined). */
+  rulesFor(user: UserInfo, tenant: string, namespace: string | undefined): PolicyRule[] {
+    if (user.tenant === SYSTEM_TENANT && user.groups.includes(MASTERS_GROUP)) return EVERYTHING;
+    return this.rbac.rulesFor(user, tenant, namespace);
+  }
+
+  /** The rules a binding to this role would grant in the space; undefined when the role does not exist. */
+  roleRules(tenant: string, roleKind: string, namespace: string, name: string): PolicyRule[] | undefined {
+    return this.rbac.roleRules(tenant, roleKind, namespace, name);
+  }
+
+  /** Whether a ClusterRole or ClusterRoleBinding of this name is a shared default, read-only outside the system space. */
+  isSharedDefault(kind: 'ClusterRole' | 'ClusterRoleBinding', name: string): boolean {
+    return this.rbac.isShared(kind, name);
+  }
+
+  /** Refuses what the decision does not allow, worded as kube-apiserver's refusals. */
+  assertAuthorized(user: UserInfo, attrs: AccessAttributes): void {
+    const decision = this.authorize(user, attrs);
+    if (!decision.allowed) throw forbidden(user, attrs, decision.reason);
+  }
+
+  private changesSharedDefault(attrs: AccessAttributes): boolean {
+    if (attrs.group !== RBAC_GROUP || attrs.name === undefined || attrs.subresource !== undefined || !CHANGING_VERBS.has(attrs.verb)) return false;
+    if (attrs.resource === 'clusterroles') return this.rbac.isShared('ClusterRole', attrs.name);
+    if (attrs.resource === 'clusterrolebindings') return this.rbac.isShared('ClusterRoleBinding', attrs.name);
+    return false;
+  }
 }
 
-/** Refuses a request the decision does not allow, worded as kube-apiserver's RBAC refusals. */
-export function assertAuthorized(user: UserInfo, attributes: AccessAttributes): void {
-  if (authorize(user, attributes).allowed) return;
-  const resource = attributes.resource ?? '';
-  const where = attributes.namespace ? `in the namespace "${attributes.namespace}"` : 'at the cluster scope';
-  throw new ApiError(403, 'Forbidden', `${resource} is forbidden: User "${user.name}" cannot ${attributes.verb} resource "${resource}" in API group "${attributes.group ?? ''}" ${where}`, {
-    group: attributes.group,
-    kind: resource,
-  });
+/**
+ * kube-apiserver's Forbidden for a refused request:
+ * `pods "web" is forbidden: User "alice" cannot get resource "pods" in API group "" in the namespace "ns1"`.
+ */
+export function forbidden(user: UserInfo, attrs: AccessAttributes, reason: string): ApiError {
+  const suffix = reason ? `: ${reason}` : '';
+  if (attrs.path !== undefined) {
+    return new ApiError(403, 'Forbidden', `forbidden: User "${user.name}" cannot ${attrs.verb} path "${attrs.path}"${suffix}`, {});
+  }
+  const group = attrs.group ?? '';
+  const resource = attrs.resource ?? '';
+  const asked = attrs.subresource ? `${resource}/${attrs.subresource}` : resource;
+  const where = attrs.namespace ? `in the namespace "${attrs.namespace}"` : 'at the cluster scope';
+  const qualified = group ? `${resource}.${group}` : resource;
+  const subject = attrs.name ? `${qualified} "${attrs.name}"` : qualified;
+  const details: Record<string, unknown> = { group, kind: resource };
+  if (attrs.name) details.name = attrs.name;
+  return new ApiError(403, 'Forbidden', `${subject} is forbidden: User "${user.name}" cannot ${attrs.verb} resource "${asked}" in API group "${group}" ${where}${suffix}`, details);
 }

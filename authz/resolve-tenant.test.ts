@@ -18,7 +18,7 @@ describe('resolveTenant', () => {
     ['/api/v1/tenants/all/namespaces/default/pods', 'system', 'all'],
     ['/tenants/t2/api', 'system', 't2'],
   ])('%s as a %s user acts in %s', (path, tenant, want) => {
-    expect(resolveTenant(info(path), user(tenant))).toBe(want);
+    expect(resolveTenant(info(path), user(tenant), () => true)).toBe(want);
   });
 
   it.each<[string, string | null]>([
@@ -31,11 +31,20 @@ describe('resolveTenant', () => {
     ['/tenants/system/api/v1/pods', 't1'],
   ])('refuses %s to a %s user with 403', (path, tenant) => {
     try {
-      resolveTenant(info(path), user(tenant));
+      resolveTenant(info(path), user(tenant), () => true);
       throw new Error('not refused');
     } catch (err) {
       expect(err).toBeInstanceOf(ApiError);
       expect((err as ApiError).code).toBe(403);
     }
+  });
+
+  it('refuses every request of a credential whose tenant does not exist (never created or deleted), discovery included', () => {
+    const exists = (name: string) => name === 't1';
+    expect(() => resolveTenant(info('/apis'), user('t1'), exists)).not.toThrow();
+    expect(() => resolveTenant(info('/apis'), user('t3'), exists)).toThrow('User "alice" cannot act in tenant "t3": the tenant does not exist');
+    expect(() => resolveTenant(info('/api/v1/namespaces/ns1/pods'), user('t3'), exists)).toThrow(ApiError);
+    // The system tenant always exists.
+    expect(resolveTenant(info('/api/v1/pods'), user('system'), () => false)).toBe('system');
   });
 });

@@ -11,10 +11,19 @@ import type { UserInfo } from './user.js';
 export { ALL_TENANTS, SYSTEM_TENANT } from '../api/spaces.js';
 import { ALL_TENANTS, SYSTEM_TENANT } from '../api/spaces.js';
 
-/** The tenant the request acts in: a space's name, or `all` for every space. */
-export function resolveTenant(info: RequestInfo, user: UserInfo): string {
+/** Whether a Tenant of this name exists (the control plane answers from its informer). */
+export type TenantExists = (name: string) => boolean;
+
+/**
+ * The tenant the request acts in: a space's name, or `all` for every space. A credential whose
+ * tenant does not exist (never created, or deleted) acts nowhere, not even in discovery.
+ */
+export function resolveTenant(info: RequestInfo, user: UserInfo, tenantExists: TenantExists): string {
   if (user.tenant === null) {
     throw new ApiError(403, 'Forbidden', `User "${user.name}" has no tenant: the credential must name the space it belongs to`);
+  }
+  if (user.tenant !== SYSTEM_TENANT && !tenantExists(user.tenant)) {
+    throw new ApiError(403, 'Forbidden', `User "${user.name}" cannot act in tenant "${user.tenant}": the tenant does not exist`);
   }
   const asked = info.tenant;
   if (asked === undefined || asked === user.tenant) return user.tenant;

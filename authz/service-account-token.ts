@@ -51,7 +51,16 @@ interface ServiceAccountClaims {
 
 /** `system:serviceaccount:<namespace>:<name>`, the user name (and `sub`) of a service account. */
 export function serviceAccountUserName(namespace: string, name: string): string {
-  return `system:serviceaccount:${namespace}:${name}`;
+  return `${SERVICE_ACCOUNT_USER_PREFIX}${namespace}:${name}`;
+}
+
+const SERVICE_ACCOUNT_USER_PREFIX = 'system:serviceaccount:';
+
+/** The namespace and name of a service account's user name; undefined for any other user. */
+export function parseServiceAccountUserName(user: string): { namespace: string; name: string } | undefined {
+  if (!user.startsWith(SERVICE_ACCOUNT_USER_PREFIX)) return undefined;
+  const [namespace = '', name = '', ...rest] = user.slice(SERVICE_ACCOUNT_USER_PREFIX.length).split(':');
+  return namespace && name && rest.length === 0 ? { namespace, name } : undefined;
 }
 
 export class ServiceAccountTokens {

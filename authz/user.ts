@@ -37,3 +37,6 @@ export function isTenantName(name: string): boolean {
 export function anonymousUser(): UserInfo {
   return { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], tenant: null, extra: {} };
 }
+
+/** The `extra` key that shows an identity's tenant (whoami, token reviews) and names it when impersonating. */
+export const TENANT_EXTRA = 'kube-spaces.io/tenant';

@@ -14,9 +14,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { Agent, request } from 'node:https';
+import { Agent } from 'node:https';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { load, send, type Load, type Target } from './http-load.js';
 import { Etcd3 } from 'etcd3';
 import { kubeconfigToken } from '../e2e/harness/api-client.js';
 import { findEtcdBinary, startEtcd, type EtcdProcess } from '../e2e/harness/etcd.js';
@@ -29,63 +30,6 @@ const CREATES_IN_FLIGHT = 64;
 const LIST_OBJECTS = 10_000;
 const LIST_RUNS = 3;
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
-
-interface Target {
-  url: string;
-  ca: string;
-  token: string;
-}
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-function send(agent: Agent, target: Target, method: string, path: string, body?: string, accept = 'application/json'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${target.token}`, accept };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(body));
-    }
-    const req = request(new URL(path, target.url), { method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-interface Load {
-  perSecond: number;
-  p99Ms: number;
-}
-
-/** `total` requests over `concurrency` keep-alive connections; each must answer `expect`. */
-async function load(target: Target, concurrency: number, total: number, expect: number, make: (i: number) => { method: string; path: string; body?: string }): Promise<Load> {
-  const agent = new Agent({ ca: target.ca, keepAlive: true, maxSockets: concurrency });
-  const latencies: number[] = [];
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const r = make(next++);
-        const t0 = performance.now();
-        const answer = await send(agent, target, r.method, r.path, r.body);
-        latencies.push(performance.now() - t0);
-        if (answer.status !== expect) throw new Error(`${r.method} ${r.path}: ${answer.status} ${answer.body.slice(0, 200)}`);
-      }
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return { perSecond: total / seconds, p99Ms: latencies[Math.floor(latencies.length * 0.99)]! };
-}
 
 async function targetOf(server: ServerProcess): Promise<Target> {
   return { url: server.url, ca: server.caCert, token: await kubeconfigToken(server.adminKubeconfig) };

@@ -13,7 +13,7 @@ import { renderKubeconfig } from '../src/bootstrap/kubeconfig.js';
 import { craftCertificate } from './harness/certificates.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
-import { certificateKubeconfig, eventually, tenantManifest, waitForTenantPhase, type CertificateCredentials } from './harness/spaces.js';
+import { certificateKubeconfig, eventually, grantAndWait, tenantManifest, waitForTenantPhase, type CertificateCredentials } from './harness/spaces.js';
 
 const versions: KubectlVersion[] = ['1.27', '1.33'];
 const kubectlPath = kubectlForTests(versions);
@@ -40,6 +40,8 @@ describe.each(backendCases(kubectlPath !== undefined))('client certificates on t
       expect(applied.code, applied.stderr).toBe(0);
       await waitForTenantPhase(cluster, 't1', 'Active');
       carol = await certificateKubeconfig(cluster, { tenant: 't1', user: 'carol', groups: ['dev', 'ops'] });
+      // carol's rights come from a group her certificate names (an OU), as a team's would.
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', group: 'dev' }, carol.api, '/api/v1/namespaces');
       clientCa = await readClientCa(cluster.server.dataDir);
     });
 

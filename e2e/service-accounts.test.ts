@@ -4,10 +4,11 @@
  * in its own space, and the tokens of a deleted and recreated account stop working.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from './harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { writeKubeconfig } from './harness/kubeconfig.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
-import { eventually, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
+import { eventually, grantAndWait, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
 
 const VERSIONS = ['1.27', '1.33'] as const satisfies readonly KubectlVersion[];
 const kubectlPath = kubectlForTests(VERSIONS);
@@ -42,8 +43,20 @@ describe.each(backendCases(kubectlPath !== undefined))('service accounts on the 
       expect(created.status, created.body).toBe(201);
       await waitForTenantPhase(cluster, 't1', 'Active');
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
+      // alice manages her space; ns1's default account may read in ns1, by name, as an admin
+      // would bind it (`kubectl create rolebinding --clusterrole view --serviceaccount ns1:default`).
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
       const ns = await kubectl.run(['create', 'namespace', 'ns1'], { kubeconfig: alice.kubeconfig });
       expect(ns.code, ns.stderr).toBe(0);
+      await eventually('the default service account in ns1', async () => (await accountUid()) !== '');
+      const issued = await alice.api.request('POST', '/api/v1/namespaces/ns1/serviceaccounts/default/token', { json: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} } });
+      expect(issued.status, issued.body).toBe(201);
+      const account = createApiClient({ url: cluster.server.url, caCert: cluster.server.caCert, token: issued.json<{ status: { token: string } }>().status.token });
+      try {
+        await grantAndWait(cluster, { tenant: 't1', clusterRole: 'view', user: 'system:serviceaccount:ns1:default', namespace: 'ns1' }, account, '/api/v1/namespaces/ns1/configmaps');
+      } finally {
+        account.close();
+      }
     });
 
     afterAll(async () => {

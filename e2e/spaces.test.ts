@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
 import { configMap, deployment, namespace, pod, toYamlStream } from './harness/manifests.js';
-import { eventually, tenantManifest, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
+import { eventually, grantAndWait, tenantManifest, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
 
 const versions: KubectlVersion[] = ['1.27', 'dispatcher'];
 
@@ -43,6 +43,9 @@ describe.each(backendCases(kubectlPath !== undefined))('spaces on the $backend b
       await waitForTenantPhase(cluster, 't2', 'Active');
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
       bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
+      // Each tenant's user manages its whole space, as its admin would grant.
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
+      await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, '/api/v1/namespaces');
       allSpaces = await userKubeconfig(cluster, { tenant: 'system', user: 'root', groups: ['system:masters'], space: 'all' });
       spaceT2 = await userKubeconfig(cluster, { tenant: 'system', user: 'root-t2', groups: ['system:masters'], space: 't2' });
     });
@@ -150,9 +153,13 @@ describe.each(backendCases(kubectlPath !== undefined))('spaces on the $backend b
         const endpoint = cluster.etcd.endpoint;
         await eventually('no key of t1 left', async () => (await etcdKeys(endpoint)).every((k) => !k.includes('/t1/') && !k.endsWith('/t1')));
       }
-      // The deleted tenant's user now writes nowhere.
+      // The deleted tenant's user now acts nowhere, discovery included: its tenant is gone.
+      await eventually('t1 to be gone for its users', async () => (await alice.api.request('GET', '/apis')).status === 403);
       const write = await alice.api.request('POST', '/api/v1/namespaces/ns1/configmaps', { json: configMap('ns1', 'late') });
-      expect(write.status).toBe(404);
+      expect(write.status, write.body).toBe(403);
+      expect(write.json()).toMatchObject({ reason: 'Forbidden', message: 'User "alice" cannot act in tenant "t1": the tenant does not exist' });
+      const everywhere = await cluster.read('/api/v1/tenants/all/configmaps');
+      expect(((everywhere?.items ?? []) as Array<{ metadata: { name: string } }>).map((i) => i.metadata.name)).not.toContain('late');
     });
   });
 });

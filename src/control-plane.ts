@@ -26,6 +26,11 @@ import { InformerFactory } from '../controllers/runtime/informer-factory.js';
 import type { ObjectKey } from '../controllers/runtime/object-key.js';
 import { ensureSpaceLayout, type SpaceKinds } from '../controllers/tenant/space-layout.js';
 import { tenantController } from '../controllers/tenant/tenant-controller.js';
+import { clusterRoleAggregationController } from '../controllers/rbac/cluster-role-aggregation.js';
+import { ensureBootstrapPolicy } from '../controllers/rbac/ensure-bootstrap-policy.js';
+import { Authorizer } from '../authz/authorize.js';
+import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
+import { rbacEscalationAdmission } from '../authz/rbac/escalation.js';
 import type { Store } from '../storage/store.js';
 import { ApiError } from './server/status.js';
 
@@ -38,6 +43,10 @@ export interface ControlPlaneOptions {
 export interface ControlPlane {
   registry: ResourceRegistry;
   generic: GenericStore;
+  /** Decides every request and review; its RBAC view has synced before the plane is returned. */
+  authorizer: Authorizer;
+  /** Whether a Tenant exists, from the shared informer (synced before the plane is returned). */
+  tenantExists(name: string): boolean;
   stop(): Promise<void>;
 }
 
@@ -86,7 +95,11 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   // plugins are handed readers that look the informers up when called.
   const readers: { tenant?: (key: ObjectKey) => Promise<KubeObject | undefined>; namespace?: (key: ObjectKey) => Promise<KubeObject | undefined> } = {};
   const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
+  // RBAC decisions read every space's roles and bindings from memory, kept by the shared informers below.
+  const rbac = new RbacIndex();
+  const authorizer = new Authorizer(rbac, registry.all().filter((d) => d.scope === 'cluster'));
   const generic = new GenericStore(store, [
+    rbacEscalationAdmission(authorizer),
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
     clusterIpAdmission(allocator),
@@ -101,24 +114,36 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
-  // The system space exists before the first request: its Tenant and its namespaces.
+  const rbacInformers = (['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'] as RbacKind[]).map((kind) => {
+    const def = registry.all().find((d) => d.group === 'rbac.authorization.k8s.io' && d.kind === kind)!;
+    const informer = informers.informerFor(def);
+    informer.onChange((key, obj) => rbac.apply(kind, key.tenant, key.namespace, key.name, obj));
+    return informer;
+  });
+
+  // The system space exists before the first request: its Tenant, its namespaces and the default RBAC policy.
   await createIfAbsent(generic, tenantDef, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: SYSTEM_TENANT } });
   await ensureSpaceLayout(generic, kinds, SYSTEM_TENANT, false);
+  await ensureBootstrapPolicy(generic, kinds);
 
   const controllers: Controller[] = [
     namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
     serviceAccountController({ generic, tenants, namespaces, serviceAccounts, serviceAccountDef, log: options.log }),
     tenantController({ generic, registry, tenants, tenantDef, kinds, log: options.log }),
+    clusterRoleAggregationController({ generic, clusterRoles: rbacInformers[1]!, clusterRoleDef: kinds.clusterRoles, log: options.log }),
   ];
   // One collector over every space, on the same shared informers.
   const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });
   informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
+  await Promise.all([tenants, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,
     generic,
+    authorizer,
+    tenantExists: (name) => tenants.get({ tenant: '', namespace: '', name }) !== undefined,
     async stop() {
       informers.stop();
       await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);

@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { authenticationChain, bearerTokenAuthenticator } from '../authz/authenticate.js';
+import { authenticationChain, bearerTokenAuthenticator, tokenAuthenticator } from '../authz/authenticate.js';
 import { TokenFile } from '../authz/token-file.js';
 import { serviceAccountAuthenticator, storeServiceAccountLookup } from '../authz/service-account-authenticator.js';
 import { ServiceAccountTokens } from '../authz/service-account-token.js';
@@ -56,14 +56,17 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
     const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, log: logger });
     const serviceAccountTokens = new ServiceAccountTokens(await ensureServiceAccountKey(options.dataDir, logger));
+    const tokenAuthenticators = [
+      bearerTokenAuthenticator(tokenFile),
+      serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: storeServiceAccountLookup(plane.generic, plane.registry), log: logger }),
+    ];
     const app = buildApp({
       store,
       // Client certificates first, as kube-apiserver tries them first.
-      authenticate: authenticationChain([
-        x509Authenticator({ clientCa: prepared.clientCa.cert, log: logger }),
-        bearerTokenAuthenticator(tokenFile),
-        serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: storeServiceAccountLookup(plane.generic, plane.registry), log: logger }),
-      ]),
+      authenticate: authenticationChain([x509Authenticator({ clientCa: prepared.clientCa.cert, log: logger }), ...tokenAuthenticators]),
+      reviewToken: tokenAuthenticator(authenticationChain(tokenAuthenticators)),
+      authorizer: plane.authorizer,
+      tenantExists: plane.tenantExists,
       serviceAccountTokens,
       logger,
       buildInfo,

@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { Authorizer } from '../authz/authorize.js';
+import { RbacIndex } from '../authz/rbac/rbac-index.js';
 import { pino } from 'pino';
 import { GenericStore } from '../api/registry/generic-store.js';
 import { ResourceRegistry } from '../api/registry/registry.js';
@@ -14,10 +16,13 @@ function setup() {
   const app = buildApp({
     store,
     logger,
-    authenticate: async () => ({ name: 'u', uid: '', groups: [], tenant: 't1', extra: {} }),
+    authenticate: async () => ({ name: 'u', uid: '', groups: ['system:masters'], tenant: 'system', extra: {} }),
     buildInfo: { version: '0.0.0', gitCommit: '', gitTreeState: '', buildDate: '' },
     registry: new ResourceRegistry([]),
     generic: new GenericStore(store),
+    authorizer: new Authorizer(new RbacIndex(), []),
+    // Every tenant these tests name exists.
+    tenantExists: () => true,
   });
   return { app, store, logger, events };
 }

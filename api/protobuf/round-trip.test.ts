@@ -4,12 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { builtinKinds as allKinds } from '../kinds/index.js';
-
-// Reviews are asked, not stored: they have no lists, and their bodies are tested in reviews.test.ts.
-const builtinKinds = allKinds.filter((def) => !def.answer);
 import { decodeObject, encodeObject, hasProtobufForm } from './codec.js';
 import { apiSamples, kindSamples, type Sample } from './samples/index.js';
 import { listMeta } from './samples/metadata.js';
+
+// Reviews are asked, not stored: they have no lists; their samples are among the apiSamples, and
+// bodies as clients write them are in review-bodies.test.ts.
+const builtinKinds = allKinds.filter((def) => !def.answer);
+const reviewKinds = allKinds.filter((def) => def.answer);
 
 const label = (s: Sample): string => `${s.apiVersion} ${s.kind} ${String((s['metadata'] as { name?: string } | undefined)?.name ?? '')}`.trim();
 
@@ -18,6 +20,13 @@ describe('every served built-in kind', () => {
     expect(hasProtobufForm(def)).toBe(true);
     expect(hasProtobufForm({ apiVersion: def.apiVersion, kind: def.listKind })).toBe(true);
     expect(kindSamples.some((s) => s.apiVersion === def.apiVersion && s.kind === def.kind)).toBe(true);
+  });
+});
+
+describe('every review kind', () => {
+  it.each(reviewKinds.map((def) => [`${def.apiVersion} ${def.kind}`, def] as const))('%s has a protobuf form and a sample', (_name, def) => {
+    expect(hasProtobufForm(def)).toBe(true);
+    expect(apiSamples.some((s) => s.apiVersion === def.apiVersion && s.kind === def.kind)).toBe(true);
   });
 });
 

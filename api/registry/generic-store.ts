@@ -7,6 +7,7 @@
  *
  * Every operation names its space: a tenant is part of every location, never implied.
  */
+import type { UserInfo } from '../../authz/user.js';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../src/server/status.js';
 import { isStorageError } from '../../storage/errors.js';
@@ -65,6 +66,8 @@ export interface WriteOptions {
   duplicateFields?: string[];
   /** Warnings for the response's `Warning` headers; the store appends to it. */
   warnings?: string[];
+  /** Who asks for the write, for admission checks that depend on it (RBAC escalation); unset for the server's own writes. */
+  user?: UserInfo;
 }
 
 export interface DeleteOptions extends WriteOptions, PropagationOptions {
@@ -96,6 +99,8 @@ export interface AdmissionAttributes {
   namespace: string | undefined;
   object: KubeObject;
   old: KubeObject | undefined;
+  /** Who asks; undefined for the server's own writes (controllers). */
+  user: UserInfo | undefined;
 }
 
 /**
@@ -291,7 +296,7 @@ export class GenericStore {
     await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });
     this.validate(def, obj, undefined);
     if (!opts.applied) this.recordManagedFields(def, obj, undefined, opts);
-    const undos = await this.admit({ operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined });
+    const undos = await this.admit({ operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined, user: opts.user });
     try {
       if (opts.dryRun) {
         // Dry run: the would-be object, nothing stored, no revision consumed, nothing kept reserved.
@@ -428,7 +433,7 @@ export class GenericStore {
       if (pinned && pinned !== current.metadata.resourceVersion) throw conflict(def, loc.name);
 
       const next = this.prepareUpdate(def, loc, desired, current, opts);
-      const undos = await this.admit({ operation: 'update', def, tenant: loc.tenant, namespace: next.metadata.namespace, object: next, old: current });
+      const undos = await this.admit({ operation: 'update', def, tenant: loc.tenant, namespace: next.metadata.namespace, object: next, old: current, user: opts.user });
 
       // An update that changes nothing writes nothing and keeps the resourceVersion.
       if (sameJSON({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } }, { ...current, metadata: { ...current.metadata, resourceVersion: undefined } })) {
@@ -539,7 +544,7 @@ export class GenericStore {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw conflict(def, loc.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
-      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current });
+      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user });
 
       // The propagation policy may hand the object to the garbage collector through a finalizer.
       const finalizers = deletionFinalizers(def, current, opts);

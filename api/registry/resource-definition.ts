@@ -9,6 +9,7 @@ import type { FieldError } from './field-error.js';
 import type { KubeObject } from './object.js';
 import type { UserInfo } from '../../authz/user.js';
 import type { AccessAttributes, AccessDecision } from '../../authz/authorize.js';
+import type { PolicyRule } from '../kinds/rbac/rules.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -75,13 +76,33 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
  */
 export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
 
-/** Who asks, for kinds that answer instead of storing (access reviews, whoami). */
+/** An action asked about by a review: the request attributes without the space, which the requester fixes. */
+export type ReviewAttributes = Omit<AccessAttributes, 'tenant'>;
+
+/** What a token review learns of a token: who it is, or why it is not accepted. */
+export type TokenReviewResult = { user: UserInfo; audiences: string[] } | { error: string };
+
+/** Who asks, for kinds that answer instead of storing (access reviews, whoami, token reviews). */
 export interface Requester {
   user: UserInfo;
   /** The space the request acts in. */
   tenant: string;
+  /** The namespace of the request path, for namespaced reviews (LocalSubjectAccessReview). */
+  namespace: string | undefined;
   /** Whether the requester may do this, as the server decides it for real requests. */
-  authorize(attributes: AccessAttributes): AccessDecision;
+  authorize(attributes: ReviewAttributes): AccessDecision;
+  /**
+   * Whether another identity may do this in the requester's space (SubjectAccessReview). The
+   * subject always belongs to that space: its tenant is the requester's, whatever it claims.
+   */
+  authorizeSubject(subject: Omit<UserInfo, 'tenant'>, attributes: ReviewAttributes): AccessDecision;
+  /** The RBAC rules that apply to the requester in a namespace (or space-wide when undefined). */
+  rulesFor(namespace: string | undefined): PolicyRule[];
+  /**
+   * Authenticates a bearer token for a TokenReview. A token of another space is answered as not
+   * authenticated (with the same error as a bad token), unless the requester is a system user.
+   */
+  reviewToken(token: string, audiences: string[]): Promise<TokenReviewResult>;
 }
 
 export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrategy<T> {
@@ -120,7 +141,7 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
    * A kind that is asked, not stored (SelfSubjectAccessReview, SelfSubjectReview): POST returns
    * the request with its status filled in, and nothing is written. Such kinds serve `create` only.
    */
-  answer?(request: T, requester: Requester): T;
+  answer?(request: T, requester: Requester): T | Promise<T>;
 }
 
 /** A kind as the registry holds it: every optional choice resolved. */
@@ -147,7 +168,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   allowUnconditionalUpdate: boolean;
   allowCreateOnUpdate: boolean;
   returnDeletedObject: boolean;
-  answer?(request: T, requester: Requester): T;
+  answer?(request: T, requester: Requester): T | Promise<T>;
 }
 
 export const nameColumn: PrinterColumn = {

@@ -93,3 +93,38 @@ export async function certificateKubeconfig(cluster: TestCluster, opts: UserOpti
   const api = createApiClient({ url: cluster.server.url, caCert: cluster.server.caCert, clientCertificate });
   return { kubeconfig: path, clientCertificate, api };
 }
+
+export interface Grant {
+  tenant: string;
+  /** The ClusterRole granted (a shared default such as `view`, `edit`, `cluster-admin`, or the space's own). */
+  clusterRole: string;
+  user?: string;
+  group?: string;
+  /** A RoleBinding in this namespace instead of a ClusterRoleBinding for the whole space. */
+  namespace?: string;
+}
+
+/**
+ * Grants a ClusterRole to a user or group inside one space, as its admin would (`kubectl create
+ * clusterrolebinding`); the system admin writes it through the `/tenants/<t>` path. Returns once
+ * the binding is written; authorization sees it a moment later (use `grantAndWait` to wait).
+ */
+export async function grant(cluster: TestCluster, g: Grant): Promise<string> {
+  const who = g.user ?? g.group!;
+  const name = `${g.clusterRole}-${who}`.replace(/[^a-z0-9.-]/g, '-');
+  const subjects = [{ apiGroup: 'rbac.authorization.k8s.io', kind: g.user ? 'User' : 'Group', name: who }];
+  const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: g.clusterRole };
+  const path = g.namespace
+    ? `/tenants/${g.tenant}/apis/rbac.authorization.k8s.io/v1/namespaces/${g.namespace}/rolebindings`
+    : `/tenants/${g.tenant}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`;
+  const body = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: g.namespace ? 'RoleBinding' : 'ClusterRoleBinding', metadata: { name }, roleRef, subjects };
+  const res = await cluster.api.request('POST', path, { json: body });
+  if (res.status !== 201 && res.status !== 409) throw new Error(`granting ${g.clusterRole} to ${who} in ${g.tenant}: ${res.status} ${res.body}`);
+  return name;
+}
+
+/** Grants, then waits until `api` (the grantee's client) is allowed `probe` (a GET path in its space). */
+export async function grantAndWait(cluster: TestCluster, g: Grant, api: ApiClient, probe: string): Promise<void> {
+  await grant(cluster, g);
+  await eventually(`${g.clusterRole} to apply to ${g.user ?? g.group} in ${g.tenant}`, async () => (await api.request('GET', probe)).status !== 403);
+}

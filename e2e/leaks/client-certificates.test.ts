@@ -9,7 +9,7 @@ import { createApiClient, kubeconfigToken } from '../harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl } from '../harness/kubectl.js';
 import { configMap, namespace } from '../harness/manifests.js';
-import { certificateKubeconfig, waitForTenantPhase, type CertificateCredentials } from '../harness/spaces.js';
+import { certificateKubeconfig, grantAndWait, waitForTenantPhase, type CertificateCredentials } from '../harness/spaces.js';
 
 const kubectlPath = kubectlForTests(['1.33']);
 
@@ -31,6 +31,9 @@ describe.each(backendCases(kubectlPath !== undefined))('client-certificate users
       // alice claims the most powerful group there is; it must not matter outside her space.
       alice = await certificateKubeconfig(cluster, { tenant: 't1', user: 'alice', groups: ['system:masters'] });
       bob = await certificateKubeconfig(cluster, { tenant: 't2', user: 'bob' });
+      // In t1 that group is the shared `cluster-admin` binding: alice may do anything there, and
+      // needs no grant of her own. bob is given the same in t2 by its admin.
+      await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, '/api/v1/namespaces');
       for (const u of [alice, bob]) expect((await u.api.request('POST', '/api/v1/namespaces', { json: namespace('ns1') })).status).toBe(201);
       expect((await bob.api.request('POST', '/api/v1/namespaces/ns1/configmaps', { json: configMap('ns1', 'only-in-t2', { secret: 'of-t2' }) })).status).toBe(201);
     });

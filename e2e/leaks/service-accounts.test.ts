@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { createApiClient, type ApiClient } from '../harness/api-client.js';
 import { configMap, namespace } from '../harness/manifests.js';
-import { userKubeconfig, waitForTenantPhase, type UserCredentials } from '../harness/spaces.js';
+import { grantAndWait, userKubeconfig, waitForTenantPhase, type UserCredentials } from '../harness/spaces.js';
 
 const account = (name: string) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'ns1' } });
 const tokenRequest = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} };
@@ -35,6 +35,8 @@ describe.each(backendCases())('service-account tokens on the $backend backend', 
       }
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
       bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
+      await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, '/api/v1/namespaces');
       for (const u of [alice, bob]) {
         expect((await u.api.request('POST', '/api/v1/namespaces', { json: namespace('ns1') })).status).toBe(201);
         expect((await u.api.request('POST', '/api/v1/namespaces/ns1/serviceaccounts', { json: account('robot') })).status).toBe(201);
@@ -42,6 +44,16 @@ describe.each(backendCases())('service-account tokens on the $backend backend', 
       expect((await bob.api.request('POST', '/api/v1/namespaces/ns1/configmaps', { json: configMap('ns1', 'only-in-t2', { secret: 'of-t2' }) })).status).toBe(201);
       const token = await issueToken(alice, '/api/v1/namespaces/ns1/serviceaccounts/robot/token');
       robot = createApiClient({ url: cluster.server.url, caCert: cluster.server.caCert, token });
+      // The t1 account may do anything in t1, and t2 binds an account of the very same name: what
+      // the t1 token is refused below, the tenant gate refuses, not a missing or foreign grant.
+      const robotUser = 'system:serviceaccount:ns1:robot';
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: robotUser }, robot, '/api/v1/namespaces/ns1/configmaps');
+      const theirs = createApiClient({ url: cluster.server.url, caCert: cluster.server.caCert, token: await issueToken(bob, '/api/v1/namespaces/ns1/serviceaccounts/robot/token') });
+      try {
+        await grantAndWait(cluster, { tenant: 't2', clusterRole: 'view', user: robotUser, namespace: 'ns1' }, theirs, '/api/v1/namespaces/ns1/configmaps');
+      } finally {
+        theirs.close();
+      }
     });
 
     afterAll(async () => {

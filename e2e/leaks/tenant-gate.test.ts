@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { configMap, namespace } from '../harness/manifests.js';
-import { userKubeconfig, waitForTenantPhase, type UserCredentials } from '../harness/spaces.js';
+import { grantAndWait, userKubeconfig, waitForTenantPhase, type UserCredentials } from '../harness/spaces.js';
 
 describe.each(backendCases())('tenant gate on the $backend backend', ({ backend, skip }) => {
   describe.skipIf(skip)('a t1 user', () => {
@@ -23,6 +23,10 @@ describe.each(backendCases())('tenant gate on the $backend backend', ({ backend,
       }
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
       bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
+      // Each user may do anything in their own space: whatever alice is refused below, the tenant
+      // gate refuses, not a missing grant.
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
+      await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, '/api/v1/namespaces');
       for (const u of [alice, bob]) {
         expect((await u.api.request('POST', '/api/v1/namespaces', { json: namespace('ns1') })).status).toBe(201);
       }

@@ -8,6 +8,8 @@ import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { Store } from '../../storage/store.js';
 import type { ServiceAccountTokens } from '../../authz/service-account-token.js';
+import type { TokenAuthenticator } from '../../authz/authenticate.js';
+import type { Authorizer } from '../../authz/authorize.js';
 import { ApiError } from './status.js';
 import { resolveResource, type ResourceRequest } from './handlers/resolve-resource.js';
 import { handleGet, handleList } from './handlers/read-handlers.js';
@@ -19,6 +21,9 @@ export interface ApiRoutesOptions {
   registry: ResourceRegistry;
   generic: GenericStore;
   store: Store;
+  authorizer: Authorizer;
+  /** Authenticates a bare token for TokenReviews; without it every reviewed token is unauthenticated. */
+  reviewToken?: TokenAuthenticator;
   /** Signs the tokens of `serviceaccounts/<name>/token`; without it that subresource is not found. */
   serviceAccountTokens?: ServiceAccountTokens;
 }

@@ -1,4 +1,6 @@
 import { pino } from 'pino';
+import { Authorizer } from '../../authz/authorize.js';
+import { RbacIndex } from '../../authz/rbac/rbac-index.js';
 import { GenericStore } from '../../api/registry/generic-store.js';
 import { ResourceRegistry } from '../../api/registry/registry.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,6 +29,9 @@ function makeApp() {
     buildInfo,
     registry: new ResourceRegistry([]),
     generic: new GenericStore(store),
+    authorizer: new Authorizer(new RbacIndex(), []),
+    // Every tenant these tests name exists.
+    tenantExists: () => true,
   });
   app.get('/whoami', async (request) => request.kube);
   app.post('/echo', async (request) => ({ type: typeof request.body, isBuffer: Buffer.isBuffer(request.body) }));

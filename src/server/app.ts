@@ -7,7 +7,9 @@
  */
 import type { Server } from 'node:https';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Authenticator } from '../../authz/authenticate.js';
+import type { Authenticator, TokenAuthenticator } from '../../authz/authenticate.js';
+import type { Authorizer } from '../../authz/authorize.js';
+import type { TenantExists } from '../../authz/resolve-tenant.js';
 import type { Store } from '../../storage/store.js';
 import { type BuildInfo, versionInfo } from '../build-info.js';
 import { authenticateRequest } from './authenticate-request.js';
@@ -33,6 +35,12 @@ export interface AppDeps {
   buildInfo: BuildInfo;
   registry: ResourceRegistry;
   generic: GenericStore;
+  /** Decides every request after authentication (the control plane's, with its RBAC view). */
+  authorizer: Authorizer;
+  /** Whether a tenant exists: credentials of a tenant that does not act nowhere. */
+  tenantExists: TenantExists;
+  /** Authenticates bearer tokens alone, for TokenReviews. */
+  reviewToken?: TokenAuthenticator;
   /** PEM serving key and certificate; without them the app speaks plain HTTP (tests use inject()). */
   tls?: { key: string; cert: string };
   /** Signs service-account tokens (TokenRequest); without it no tokens are issued. */
@@ -83,11 +91,11 @@ export function buildApp(deps: AppDeps): KubeApp {
   app.addHook('onSend', async (_request, reply) => {
     if (shuttingDown) reply.header('connection', 'close');
   });
-  app.addHook('onRequest', authenticateRequest(deps.authenticate));
+  app.addHook('onRequest', authenticateRequest(deps.authenticate, deps.authorizer, deps.tenantExists));
 
   app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });
   app.register(versionRoutes, { buildInfo: deps.buildInfo });
-  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, serviceAccountTokens: deps.serviceAccountTokens });
+  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, authorizer: deps.authorizer, reviewToken: deps.reviewToken, serviceAccountTokens: deps.serviceAccountTokens });
   app.register(openApiRoutes, { registry: deps.registry, kubeVersion: versionInfo(deps.buildInfo).gitVersion });
   return app;
 }

@@ -2,6 +2,8 @@
  * Protobuf through the whole request path, as client-go's typed clients use it: protobuf bodies
  * in, protobuf answers, errors and watch streams out, JSON and Tables unchanged for others.
  */
+import { Authorizer } from '../../authz/authorize.js';
+import { RbacIndex } from '../../authz/rbac/rbac-index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +41,9 @@ describe('protobuf over HTTP', () => {
       buildInfo: { version: '0.1.0', gitCommit: 'abc', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z' },
       registry: new ResourceRegistry(builtinKinds),
       generic: new GenericStore(store),
+      authorizer: new Authorizer(new RbacIndex(), []),
+      // Every tenant these tests name exists.
+      tenantExists: () => true,
     });
   });
 

@@ -6,27 +6,17 @@
 import type { KubeObject } from '../../registry/object.js';
 import { defineKind, type ResourceDefinition } from '../../registry/resource-definition.js';
 import { defineKindSchema } from '../../schema/meta.js';
-import { define, described, list, map, object, string } from '../../schema/schema.js';
-
-export const TENANT_EXTRA = 'kube-spaces.io/tenant';
+import { define, described, object } from '../../schema/schema.js';
+import { userInfoSchema, userInfoStatus, type UserInfoStatus } from './user-info.js';
 
 export interface SelfSubjectReview extends KubeObject {
-  status?: { userInfo: { username: string; uid?: string; groups: string[]; extra?: Record<string, string[]> } };
+  status?: { userInfo: UserInfoStatus };
 }
 
 function whoami(version: 'v1' | 'v1beta1'): ResourceDefinition<SelfSubjectReview> {
   const G = `io.k8s.api.authentication.${version}.`;
-  const userInfo = define(
-    `${G}UserInfo`,
-    object('An identity.', {
-      username: string('The user name.'),
-      uid: string('A unique, stable id of the user.'),
-      groups: list(string('A group.'), 'The groups the user belongs to.'),
-      extra: map(list(string('A value.'), 'Values.'), 'More attributes, such as the tenant.'),
-    }),
-  );
   const schema = defineKindSchema(`${G}SelfSubjectReview`, { group: 'authentication.k8s.io', version, kind: 'SelfSubjectReview' }, 'Tells the caller who the server takes them to be.', {
-    status: described(define(`${G}SelfSubjectReviewStatus`, object('The answer.', { userInfo: described(userInfo, 'The caller.') })), 'The answer, filled in by the server.'),
+    status: described(define(`${G}SelfSubjectReviewStatus`, object('The answer.', { userInfo: described(userInfoSchema[version], 'The caller.') })), 'The answer, filled in by the server.'),
   });
   return defineKind<SelfSubjectReview>({
     group: 'authentication.k8s.io',
@@ -37,12 +27,8 @@ function whoami(version: 'v1' | 'v1beta1'): ResourceDefinition<SelfSubjectReview
     verbs: ['create'],
     schema,
     garbageCollectionPolicy: 'Unsupported',
-    answer: (review, { user }) => {
-      const extra: Record<string, string[]> = { ...user.extra };
-      if (user.tenant) extra[TENANT_EXTRA] = [user.tenant];
-      return { ...review, status: { userInfo: { username: user.name, uid: user.uid, groups: user.groups, extra } } };
-    },
+    answer: (review, { user }) => ({ ...review, status: { userInfo: userInfoStatus(user) } }),
   });
 }
 
-export const authenticationKinds: ResourceDefinition[] = [whoami('v1'), whoami('v1beta1')] as ResourceDefinition[];
+export const selfSubjectReviews = [whoami('v1'), whoami('v1beta1')];

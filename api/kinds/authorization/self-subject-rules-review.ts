@@ -1,21 +1,35 @@
 /**
  * SelfSubjectRulesReview (authorization.k8s.io/v1): "what may I do in this namespace?" —
- * `kubectl auth can-i --list`. Asked, not stored. Without RBAC the caller's own space is
- * theirs entirely, which is what the rules say.
+ * `kubectl auth can-i --list`. Asked, not stored. The rules are the caller's RBAC rules in its
+ * space for that namespace, split as Kubernetes' RBAC rule resolver splits them.
  */
+import type { PolicyRule } from '../rbac/rules.js';
+import { badRequest } from '../../registry/api-errors.js';
 import type { KubeObject } from '../../registry/object.js';
 import { defineKind } from '../../registry/resource-definition.js';
 import { defineKindSchema } from '../../schema/meta.js';
 import { boolean, define, described, list, object, string } from '../../schema/schema.js';
-import { stringList } from './self-subject-access-review.js';
+import { stringList } from './access-attributes.js';
 
 const G = 'io.k8s.api.authorization.v1.';
+
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+}
+
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
 
 export interface SelfSubjectRulesReview extends KubeObject {
   spec?: { namespace?: string };
   status?: {
-    resourceRules: Array<{ verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }>;
-    nonResourceRules: Array<{ verbs: string[]; nonResourceURLs?: string[] }>;
+    resourceRules: ResourceRule[];
+    nonResourceRules: NonResourceRule[];
     incomplete: boolean;
     evaluationError?: string;
   };
@@ -47,9 +61,34 @@ const status = define(
 );
 
 const schema = defineKindSchema(`${G}SelfSubjectRulesReview`, { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview' }, 'Lists what the caller may do in a namespace.', {
-  spec: described(define(`${G}SelfSubjectRulesReviewSpec`, object('The namespace asked about.', { namespace: string('The namespace.') })), 'The namespace asked about.'),
+  spec: described(define(`${G}SelfSubjectRulesReviewSpec`, object('The namespace asked about.', { namespace: string('The namespace. Required.') })), 'The namespace asked about.'),
   status: described(status, 'The rules, filled in by the server.'),
 });
+
+/**
+ * Policy rules as a rules review reports them: a rule naming resources is a resource rule, one
+ * naming URLs a non-resource rule (a rule naming both counts as both, one naming neither as none).
+ * Empty lists are left out, as Go leaves out nil slices.
+ */
+export function splitRules(rules: readonly PolicyRule[]): Pick<NonNullable<SelfSubjectRulesReview['status']>, 'resourceRules' | 'nonResourceRules'> {
+  const resourceRules: ResourceRule[] = [];
+  const nonResourceRules: NonResourceRule[] = [];
+  const some = (values: string[] | undefined): string[] | undefined => (values && values.length > 0 ? [...values] : undefined);
+  for (const rule of rules) {
+    const verbs = [...(rule.verbs ?? [])];
+    if ((rule.resources ?? []).length > 0) {
+      const r: ResourceRule = { verbs };
+      const apiGroups = some(rule.apiGroups);
+      const resourceNames = some(rule.resourceNames);
+      if (apiGroups) r.apiGroups = apiGroups;
+      r.resources = [...rule.resources!];
+      if (resourceNames) r.resourceNames = resourceNames;
+      resourceRules.push(r);
+    }
+    if ((rule.nonResourceURLs ?? []).length > 0) nonResourceRules.push({ verbs, nonResourceURLs: [...rule.nonResourceURLs!] });
+  }
+  return { resourceRules, nonResourceRules };
+}
 
 export const selfSubjectRulesReviews = defineKind<SelfSubjectRulesReview>({
   group: 'authorization.k8s.io',
@@ -61,14 +100,9 @@ export const selfSubjectRulesReviews = defineKind<SelfSubjectRulesReview>({
   schema,
   garbageCollectionPolicy: 'Unsupported',
   answer: (review, requester) => {
-    const inSpace = requester.authorize({ verb: '*', group: '*', resource: '*', namespace: review.spec?.namespace });
-    return {
-      ...review,
-      status: {
-        resourceRules: inSpace.allowed ? [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] : [],
-        nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-        incomplete: false,
-      },
-    };
+    // kubectl always names one (the context's namespace, `default` when none is set).
+    const namespace = review.spec?.namespace;
+    if (!namespace) throw badRequest('no namespace on request');
+    return { ...review, status: { ...splitRules(requester.rulesFor(namespace)), incomplete: false } };
   },
 });

@@ -98,4 +98,11 @@ export const apiSamples: readonly Sample[] = [
     spec: { token: 'eyJhbGciOiJSUzI1NiJ9.e30.c2ln', audiences: ['https://kube-spaces.example.com'] },
     status: { authenticated: true, user: { username: 'system:serviceaccount:shop:shop', uid: '7a7b', groups: ['system:serviceaccounts'] }, audiences: ['https://kube-spaces.example.com'] },
   },
+  {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenReview',
+    metadata: { creationTimestamp: null },
+    spec: { token: 'not-a-token' },
+    status: { user: {}, error: 'the token is not valid' },
+  },
 ];

@@ -3,6 +3,8 @@
  * kube-apiserver words it), strategic merge patch driven by the kind's schema, and the 409 a
  * stale resourceVersion in a patch earns (kubectl apply retries on it).
  */
+import { Authorizer } from '../../../authz/authorize.js';
+import { RbacIndex } from '../../../authz/rbac/rbac-index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +68,9 @@ describe('PATCH', () => {
       buildInfo: { version: '0.1.0', gitCommit: 'abc', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z' },
       registry: new ResourceRegistry([gadgets, blobs]),
       generic: new GenericStore(store),
+      authorizer: new Authorizer(new RbacIndex(), []),
+      // Every tenant these tests name exists.
+      tenantExists: () => true,
     });
     for (const [resource, body] of [
       ['gadgets', { apiVersion: 'test.kube-spaces.io/v1', kind: 'Gadget', metadata: { name: 'g' }, parts: [{ name: 'a', size: 's' }, { name: 'b', size: 's' }] }],

@@ -8,6 +8,7 @@ import { negotiateFormat, sendFormatted, type ResponseFormat } from '../negotiat
 import { fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, validateListOptions, type Query } from './query.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { getScale } from './scale.js';
+import { seesSharedDefaults, sharedDefault, sharedDefaults } from './shared-defaults.js';
 
 /**
  * `pods/<name>/log`. No kubelet runs pods here, so every pod is one not yet placed on a node, and
@@ -42,7 +43,10 @@ export async function handleGet(deps: HandlerDeps, req: ResourceRequest, request
   if (req.subresource === 'scale') return sendFormatted(reply, 200, negotiateFormat(request.headers.accept, false), await getScale(deps, req));
   if (req.subresource === 'log') return reply.type('text/plain').send(await podLog(deps, req, param(query, 'container')));
   const format = negotiateFormat(request.headers.accept, req.subresource === undefined);
-  const obj = await deps.generic.get(req.def, locationOf(req), param(query, 'resourceVersion'));
+  const obj = await deps.generic.get(req.def, locationOf(req), param(query, 'resourceVersion')).catch((err: unknown) => {
+    if (err instanceof ApiError && err.reason === 'NotFound' && seesSharedDefaults(req)) return sharedDefault(deps, req, err);
+    throw err;
+  });
   if (format.kind === 'table') return sendFormatted(reply, 200, format, tableOf(req, format, query, [obj], { resourceVersion: obj.metadata.resourceVersion }));
   return sendFormatted(reply, 200, format, obj);
 }
@@ -54,18 +58,25 @@ export async function handleList(deps: HandlerDeps, req: ResourceRequest, reques
   // A limit of zero or less is no limit, as kube-apiserver takes it.
   const limit = intParam(query, 'limit');
   const rvMatch = param(query, 'resourceVersionMatch');
+  const labelSelector = labelSelectorParam(query);
+  const fieldMatch = fieldSelectorParam(query, req.def);
   const result = await deps.generic.list(
     req.def,
     { tenant: req.tenant, namespace: req.namespace },
     {
-      labelSelector: labelSelectorParam(query),
-      fieldMatch: fieldSelectorParam(query, req.def),
+      labelSelector,
+      fieldMatch,
       limit,
       continue: param(query, 'continue') || undefined,
       resourceVersion: param(query, 'resourceVersion'),
       resourceVersionMatch: rvMatch === 'Exact' || rvMatch === 'NotOlderThan' ? rvMatch : undefined,
     },
   );
+  // The shared defaults follow the space's own objects, on the last page.
+  if (seesSharedDefaults(req) && !result.metadata.continue) {
+    result.items.push(...(await sharedDefaults(deps, req, labelSelector, fieldMatch)));
+    result.items.sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0));
+  }
   if (format.kind === 'table') return sendFormatted(reply, 200, format, tableOf(req, format, query, result.items, { ...result.metadata }));
   return sendFormatted(reply, 200, format, { kind: req.def.listKind, apiVersion: req.def.apiVersion, metadata: result.metadata, items: result.items });
 }

@@ -4,6 +4,8 @@
  * working when the account is deleted and recreated (new uid), even where another space has an
  * account of the same namespace and name.
  */
+import { Authorizer } from '../../../authz/authorize.js';
+import { RbacIndex } from '../../../authz/rbac/rbac-index.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +28,18 @@ import { buildApp, type KubeApp } from '../app.js';
 const alice: UserInfo = { name: 'alice', uid: 'u-1', groups: [], tenant: 't1', extra: {} };
 const bob: UserInfo = { name: 'bob', uid: 'u-2', groups: [], tenant: 't2', extra: {} };
 const users: Record<string, UserInfo> = { 'alice-token': alice, 'bob-token': bob };
+/** RBAC where every authenticated identity of these spaces may do anything in its own space. */
+function everyoneMayDoAnythingIn(tenants: string[]): RbacIndex {
+  const rbac = new RbacIndex();
+  for (const tenant of tenants) {
+    const metadata = { name: 'everything', tenant };
+    rbac.apply('ClusterRole', tenant, '', 'everything', { metadata, rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] });
+    const subjects = [{ kind: 'Group', name: 'system:authenticated' }];
+    rbac.apply('ClusterRoleBinding', tenant, '', 'everything', { metadata, roleRef: { kind: 'ClusterRole', name: 'everything' }, subjects });
+  }
+  return rbac;
+}
+
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const tokenUrl = (name: string) => `/api/v1/namespaces/ns1/serviceaccounts/${name}/token`;
 const tokenRequest = (spec: Record<string, unknown> = {}) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec });
@@ -66,6 +80,9 @@ describe('serviceaccounts/<name>/token and service-account authentication', () =
       buildInfo: { version: '0.1.0', gitCommit: 'abc', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z' },
       registry,
       generic,
+      authorizer: new Authorizer(everyoneMayDoAnythingIn(['t1', 't2']), []),
+      // Every tenant these tests name exists.
+      tenantExists: () => true,
       serviceAccountTokens: tokens,
     });
     await createAccount('t1', 'builder');

@@ -4,8 +4,9 @@ import { acceptedPatchTypes, applyJsonPatch, applyMergePatch, patchTypeOf, unsup
 import { applyStrategicMergePatch } from '../../../api/patch/strategic-merge.js';
 import type { DeleteOptions, UpdateSubresource, WriteOptions } from '../../../api/registry/generic-store.js';
 import type { KubeObject } from '../../../api/registry/object.js';
-import type { Requester } from '../../../api/registry/resource-definition.js';
-import { authorize } from '../../../authz/authorize.js';
+import type { Requester, TokenReviewResult } from '../../../api/registry/resource-definition.js';
+import { SYSTEM_TENANT } from '../../../api/spaces.js';
+import { SERVICE_ACCOUNT_ISSUER } from '../../../authz/service-account-token.js';
 import { scaleSchema } from '../../../api/schema/autoscaling-types.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
@@ -34,6 +35,7 @@ function writeOptions(request: FastifyRequest): WriteOptions & { warnings: strin
     fieldValidation: fieldValidationParam(query),
     duplicateFields: request.kube?.duplicateFields ?? [],
     warnings: [],
+    user: request.kube?.user,
   };
 }
 
@@ -51,16 +53,31 @@ function objectBody(request: FastifyRequest): KubeObject {
 }
 
 /** A kind that is asked, not stored: its answer, decided as real requests are. */
-function answerReview(deps: HandlerDeps, req: ResourceRequest, body: KubeObject): KubeObject {
+function answerReview(deps: HandlerDeps, req: ResourceRequest, body: KubeObject): KubeObject | Promise<KubeObject> {
+  const { user, tenant } = req;
   const requester: Requester = {
-    user: req.user,
-    tenant: req.tenant,
-    authorize: (attributes) => {
-      const def = attributes.resource ? deps.registry.all().find((d) => d.resource === attributes.resource && (attributes.group === '*' || d.group === attributes.group)) : undefined;
-      return authorize(req.user, { ...attributes, clusterScoped: def?.scope === 'cluster' });
-    },
+    user,
+    tenant,
+    namespace: req.namespace,
+    authorize: (attributes) => deps.authorizer.authorize(user, { ...attributes, tenant }),
+    authorizeSubject: (subject, attributes) => deps.authorizer.authorize({ ...subject, tenant }, { ...attributes, tenant }),
+    rulesFor: (namespace) => deps.authorizer.rulesFor(user, tenant, namespace),
+    reviewToken: (token, audiences) => reviewToken(deps, req, token, audiences),
   };
   return req.def.answer!(body, requester);
+}
+
+/**
+ * A TokenReview's answer. Service-account tokens are issued for the API server's audience only;
+ * a token of another space is answered like a bad one unless the requester is a system user.
+ */
+async function reviewToken(deps: HandlerDeps, req: ResourceRequest, token: string, audiences: string[]): Promise<TokenReviewResult> {
+  const unauthenticated = { error: 'the token is not valid' };
+  if (audiences.length > 0 && !audiences.includes(SERVICE_ACCOUNT_ISSUER)) return { error: `the token's audience does not match any of ${JSON.stringify(audiences)}` };
+  const user = deps.reviewToken ? await deps.reviewToken(token) : null;
+  if (!user) return unauthenticated;
+  if (req.user.tenant !== SYSTEM_TENANT && user.tenant !== req.tenant) return unauthenticated;
+  return { user, audiences: [SERVICE_ACCOUNT_ISSUER] };
 }
 
 export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -68,7 +85,7 @@ export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, requ
   if (req.name !== undefined) throw new ApiError(405, 'MethodNotAllowed', `POST to a named ${req.def.singular} is not supported`);
   const format = negotiateFormat(request.headers.accept, false);
   const opts = writeOptions(request);
-  if (req.def.answer) return sendFormatted(reply, 201, format, answerReview(deps, req, deps.generic.checkBody(req.def, objectBody(request), opts)));
+  if (req.def.answer) return sendFormatted(reply, 201, format, await answerReview(deps, req, deps.generic.checkBody(req.def, objectBody(request), opts)));
   const created = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, objectBody(request), opts);
   addWarnings(reply, opts.warnings);
   return sendFormatted(reply, 201, format, created);

@@ -1,0 +1,112 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../api/registry/object.js';
+import { Authorizer, type AccessAttributes } from './authorize.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './rbac/bootstrap-policy.js';
+import { RbacIndex, type RbacKind } from './rbac/rbac-index.js';
+import type { UserInfo } from './user.js';
+
+const user = (name: string, tenant: string, groups: string[] = []): UserInfo => ({ name, uid: '', groups: [...groups, 'system:authenticated'], tenant, extra: {} });
+const RBAC = 'rbac.authorization.k8s.io';
+
+function put(rbac: RbacIndex, kind: RbacKind, tenant: string, obj: Omit<KubeObject, 'metadata'> & { metadata: { name: string; namespace?: string; labels?: Record<string, string> } }): void {
+  rbac.apply(kind, tenant, obj.metadata.namespace ?? '', obj.metadata.name, { ...obj, metadata: { ...obj.metadata, tenant } } as KubeObject);
+}
+
+const clusterBinding = (name: string, role: string, subjects: object[]) => ({ metadata: { name }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role }, subjects });
+
+describe('Authorizer', () => {
+  let rbac: RbacIndex;
+  let authorizer: Authorizer;
+  const alice = user('alice', 't1');
+  const can = (u: UserInfo, attrs: Omit<AccessAttributes, 'tenant'> & { tenant?: string }) => authorizer.authorize(u, { tenant: u.tenant!, ...attrs }).allowed;
+
+  beforeEach(() => {
+    rbac = new RbacIndex();
+    authorizer = new Authorizer(rbac, [{ group: '', resource: 'tenants' }]);
+    for (const role of bootstrapClusterRoles()) put(rbac, 'ClusterRole', 'system', role as never);
+    for (const binding of bootstrapClusterRoleBindings()) put(rbac, 'ClusterRoleBinding', 'system', binding as never);
+    put(rbac, 'ClusterRole', 't1', { metadata: { name: 'pod-reader' }, rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }] });
+  });
+
+  it('allows nothing to a tenant user without bindings but discovery and self-reviews (shared defaults)', () => {
+    expect(can(alice, { verb: 'list', group: '', resource: 'pods', namespace: 'default' })).toBe(false);
+    expect(can(alice, { verb: 'get', path: '/apis' })).toBe(true);
+    expect(can(alice, { verb: 'create', group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews' })).toBe(true);
+    expect(can(alice, { verb: 'get', path: '/metrics' })).toBe(false);
+  });
+
+  it('applies a ClusterRoleBinding to the whole space and a RoleBinding to its namespace only', () => {
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('readers', 'pod-reader', [{ kind: 'User', name: 'alice' }]));
+    put(rbac, 'RoleBinding', 't1', { metadata: { name: 'bob-reads', namespace: 'ns1' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'pod-reader' }, subjects: [{ kind: 'User', name: 'bob' }] });
+    const bob = user('bob', 't1');
+    expect(can(alice, { verb: 'list', group: '', resource: 'pods', namespace: 'ns2' })).toBe(true);
+    expect(can(alice, { verb: 'list', group: '', resource: 'pods' })).toBe(true);
+    expect(can(bob, { verb: 'list', group: '', resource: 'pods', namespace: 'ns1' })).toBe(true);
+    expect(can(bob, { verb: 'list', group: '', resource: 'pods', namespace: 'ns2' })).toBe(false);
+    expect(can(bob, { verb: 'list', group: '', resource: 'pods' })).toBe(false);
+  });
+
+  it("never lets one space's binding reach a same-named identity of another space", () => {
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('everyone', 'cluster-admin', [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'dev' }]));
+    expect(can(alice, { verb: 'delete', group: '', resource: 'pods', namespace: 'x' })).toBe(true);
+    expect(can(user('alice', 't2', ['dev']), { verb: 'get', group: '', resource: 'pods', namespace: 'x' })).toBe(false);
+    // And a t1 user never acts in t2, whatever t1 grants.
+    expect(authorizer.authorize(alice, { verb: 'get', group: '', resource: 'pods', namespace: 'x', tenant: 't2' })).toMatchObject({ allowed: false, denied: true });
+  });
+
+  it('resolves a binding to a shared default role, and follows role changes and deletions', () => {
+    put(rbac, 'ClusterRole', 'system', { metadata: { name: 'view', labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }] });
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('alice-view', 'view', [{ kind: 'User', name: 'alice' }]));
+    expect(can(alice, { verb: 'get', group: '', resource: 'configmaps', namespace: 'a' })).toBe(true);
+    rbac.apply('ClusterRoleBinding', 't1', '', 'alice-view', undefined);
+    expect(can(alice, { verb: 'get', group: '', resource: 'configmaps', namespace: 'a' })).toBe(false);
+  });
+
+  it('matches service-account subjects by their user name, defaulting to the binding namespace', () => {
+    put(rbac, 'RoleBinding', 't1', { metadata: { name: 'sa', namespace: 'ns1' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'pod-reader' }, subjects: [{ kind: 'ServiceAccount', name: 'builder' }] });
+    const sa = user('system:serviceaccount:ns1:builder', 't1', ['system:serviceaccounts']);
+    expect(can(sa, { verb: 'get', group: '', resource: 'pods', namespace: 'ns1' })).toBe(true);
+    expect(can(user('system:serviceaccount:ns2:builder', 't1'), { verb: 'get', group: '', resource: 'pods', namespace: 'ns1' })).toBe(false);
+  });
+
+  it('gives system users powers in every space only through system-space ClusterRoleBindings', () => {
+    const ops = user('ops', 'system');
+    expect(can(ops, { verb: 'list', group: '', resource: 'pods', tenant: 't1' })).toBe(false);
+    put(rbac, 'ClusterRole', 'system', { metadata: { name: 'reader' }, rules: [{ verbs: ['list'], apiGroups: ['*'], resources: ['*'] }] });
+    put(rbac, 'ClusterRoleBinding', 'system', clusterBinding('ops', 'reader', [{ kind: 'User', name: 'ops' }]));
+    expect(can(ops, { verb: 'list', group: '', resource: 'pods', tenant: 't1' })).toBe(true);
+    expect(can(ops, { verb: 'list', group: '', resource: 'pods', tenant: 'all' })).toBe(true);
+    expect(can(ops, { verb: 'delete', group: '', resource: 'pods', namespace: 'a', tenant: 't1' })).toBe(false);
+    // A binding in t1 naming "ops" is t1's ops, not the system's.
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('t1-ops', 'cluster-admin', [{ kind: 'User', name: 'ops' }]));
+    expect(can(ops, { verb: 'delete', group: '', resource: 'pods', namespace: 'a', tenant: 't1' })).toBe(false);
+  });
+
+  it('lets system:masters of the system tenant do anything, but tenant users claiming it only what the shared binding gives in their space', () => {
+    const root = user('root', 'system', ['system:masters']);
+    expect(can(root, { verb: 'delete', group: '', resource: 'tenants', name: 't1', tenant: 'system' })).toBe(true);
+    const mallory = user('mallory', 't1', ['system:masters']);
+    expect(can(mallory, { verb: 'delete', group: '', resource: 'pods', namespace: 'a' })).toBe(true);
+    expect(authorizer.authorize(mallory, { verb: 'get', group: '', resource: 'tenants', name: 't1', tenant: 't1' })).toMatchObject({ allowed: false, denied: true });
+  });
+
+  it('refuses changes to shared defaults outside the system space, for everyone', () => {
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('alice-admin', 'cluster-admin', [{ kind: 'User', name: 'alice' }]));
+    expect(can(alice, { verb: 'get', group: RBAC, resource: 'clusterroles', name: 'view' })).toBe(true);
+    expect(authorizer.authorize(alice, { verb: 'delete', group: RBAC, resource: 'clusterroles', name: 'view', tenant: 't1' })).toMatchObject({ allowed: false, denied: true });
+    expect(can(alice, { verb: 'delete', group: RBAC, resource: 'clusterroles', name: 'pod-reader' })).toBe(true);
+    expect(can(user('root', 'system', ['system:masters']), { verb: 'update', group: RBAC, resource: 'clusterroles', name: 'view', tenant: 'system' })).toBe(true);
+  });
+
+  it('answers the rules that apply, for SelfSubjectRulesReview', () => {
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('readers', 'pod-reader', [{ kind: 'Group', name: 'dev' }]));
+    const rules = authorizer.rulesFor(user('carol', 't1', ['dev']), 't1', 'ns1');
+    expect(rules).toContainEqual({ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] });
+    expect(rules.some((r) => r.nonResourceURLs?.includes('/apis/*'))).toBe(true);
+  });
+
+  it('explains an allowed decision like kube-apiserver', () => {
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('readers', 'pod-reader', [{ kind: 'User', name: 'alice' }]));
+    expect(authorizer.authorize(alice, { verb: 'get', group: '', resource: 'pods', namespace: 'a', tenant: 't1' }).reason).toBe('RBAC: allowed by ClusterRoleBinding "readers" of ClusterRole "pod-reader" to User "alice"');
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * The default RBAC policy: Kubernetes' bootstrap cluster roles (`cluster-admin`, the aggregated
+ * `admin`/`edit`/`view` and what they aggregate, discovery, basic user, public info) and the
+ * bindings that give them to `system:masters`, authenticated and unauthenticated callers.
+ * These objects are written into the system space at start and shared, read-only, with every
+ * space, so a new space costs a few objects, not hundreds (DESIGN.md section 5).
+ *
+ * The rules follow upstream's `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go`,
+ * including resources this server does not serve yet: they name API facts, and granting a
+ * resource nobody serves is harmless.
+ *
+ * @example
+ *   const view = bootstrapClusterRoles().find((r) => r.metadata.name === 'view')!;
+ *   view.aggregationRule // { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }] }
+ */
+import type { ClusterRole } from '../../api/kinds/rbac/clusterrole.js';
+import type { ClusterRoleBinding } from '../../api/kinds/rbac/clusterrolebinding.js';
+import type { PolicyRule } from '../../api/kinds/rbac/rules.js';
+import type { KubeObject } from '../../api/registry/object.js';
+import { RBAC_GROUP } from '../../api/schema/rbac-types.js';
+import { AUTHENTICATED_GROUP } from '../user.js';
+
+/** Marks the objects of the default policy; its value is BOOTSTRAP_LABEL_VALUE. */
+export const BOOTSTRAP_LABEL = 'kubernetes.io/bootstrapping';
+export const BOOTSTRAP_LABEL_VALUE = 'rbac-defaults';
+/** "true" lets the server restore the defaults at start; an admin sets "false" to keep an edit. */
+export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
+
+const API_VERSION = `${RBAC_GROUP}/v1`;
+const AGGREGATE_TO = (role: 'admin' | 'edit' | 'view'): string => `rbac.authorization.k8s.io/aggregate-to-${role}`;
+
+const MASTERS_GROUP = 'system:masters';
+const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
+
+// Verb sets, as upstream names them.
+const READ = ['get', 'list', 'watch'];
+const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection'];
+const READ_WRITE = [...READ, ...WRITE];
+
+// API groups.
+const CORE = '';
+const APPS = 'apps';
+const AUTHENTICATION = 'authentication.k8s.io';
+const AUTHORIZATION = 'authorization.k8s.io';
+const AUTOSCALING = 'autoscaling';
+const BATCH = 'batch';
+const COORDINATION = 'coordination.k8s.io';
+const DISCOVERY = 'discovery.k8s.io';
+const EXTENSIONS = 'extensions';
+const NETWORKING = 'networking.k8s.io';
+const POLICY = 'policy';
+
+/** A resource rule: `verbs` on `resources` of `groups`. Arrays are copied, so callers may mutate. */
+function rule(verbs: readonly string[], groups: readonly string[], resources: readonly string[]): PolicyRule {
+  return { apiGroups: [...groups], resources: [...resources], verbs: [...verbs] };
+}
+
+/** A non-resource rule: `verbs` on URL paths (`*` only as the last character). */
+function urlRule(verbs: readonly string[], urls: readonly string[]): PolicyRule {
+  return { nonResourceURLs: [...urls], verbs: [...verbs] };
+}
+
+function metadata(name: string, labels: Record<string, string> = {}): KubeObject['metadata'] {
+  return { name, labels: { ...labels, [BOOTSTRAP_LABEL]: BOOTSTRAP_LABEL_VALUE }, annotations: { [AUTOUPDATE_ANNOTATION]: 'true' } };
+}
+
+function clusterRole(name: string, rules: PolicyRule[], labels?: Record<string, string>): ClusterRole {
+  return { apiVersion: API_VERSION, kind: 'ClusterRole', metadata: metadata(name, labels), rules };
+}
+
+/**
+ * A role whose rules are the union of the roles labeled `aggregate-to-<role>`, kept by the
+ * aggregation controller; `rules` starts empty and is not ours to restore.
+ */
+function aggregatedRole(name: 'admin' | 'edit' | 'view', labels?: Record<string, string>): ClusterRole {
+  return {
+    ...clusterRole(name, [], labels),
+    aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [AGGREGATE_TO(name)]: 'true' } }] },
+  };
+}
+
+function clusterRoleBinding(role: string, groups: string[]): ClusterRoleBinding {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'ClusterRoleBinding',
+    metadata: metadata(role),
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
+    subjects: groups.map((name) => ({ apiGroup: RBAC_GROUP, kind: 'Group', name })),
+  };
+}
+
+/** Read-only access to what a namespace's users work with; never secrets, nor anything that grants more. */
+function viewRules(): PolicyRule[] {
+  return [
+    rule(READ, [CORE], [
+      'pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts',
+      'services', 'services/status', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'configmaps',
+    ]),
+    rule(READ, [CORE], [
+      'limitranges', 'resourcequotas', 'bindings', 'events',
+      'pods/status', 'resourcequotas/status', 'namespaces/status', 'replicationcontrollers/status', 'pods/log',
+    ]),
+    // Reading namespaces through a RoleBinding reads only that namespace: a hint of where one has access.
+    rule(READ, [CORE], ['namespaces']),
+    rule(READ, [DISCOVERY], ['endpointslices']),
+    rule(READ, [APPS], [
+      'controllerrevisions',
+      'statefulsets', 'statefulsets/status', 'statefulsets/scale',
+      'daemonsets', 'daemonsets/status',
+      'deployments', 'deployments/status', 'deployments/scale',
+      'replicasets', 'replicasets/status', 'replicasets/scale',
+    ]),
+    rule(READ, [AUTOSCALING], ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']),
+    rule(READ, [BATCH], ['jobs', 'cronjobs', 'cronjobs/status', 'jobs/status']),
+    rule(READ, [EXTENSIONS], [
+      'daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status',
+      'ingresses', 'ingresses/status', 'replicasets', 'replicasets/scale', 'replicasets/status', 'replicationcontrollers/scale',
+      'networkpolicies',
+    ]),
+    rule(READ, [POLICY], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
+    rule(READ, [NETWORKING], ['networkpolicies', 'ingresses', 'ingresses/status']),
+  ];
+}
+
+/**
+ * Everything a namespace's users do, on top of view: workloads, secrets and service accounts
+ * (whose tokens a pod can use anyway, hence impersonation too), but no roles or bindings, no
+ * quotas or limits, no `/status`: those belong to admins and the system.
+ */
+function editRules(): PolicyRule[] {
+  return [
+    // Reads that reveal or reach more than view allows.
+    rule(READ, [CORE], ['pods/attach', 'pods/proxy', 'pods/exec', 'pods/portforward', 'secrets', 'services/proxy']),
+    rule(['impersonate'], [CORE], ['serviceaccounts']),
+    rule(WRITE, [CORE], ['pods', 'pods/attach', 'pods/proxy', 'pods/exec', 'pods/portforward']),
+    rule(['create'], [CORE], ['pods/eviction']),
+    // Endpoints are deliberately absent: writing them can point a Service anywhere (CVE-2021-25740).
+    rule(WRITE, [CORE], [
+      'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts',
+      'services', 'services/proxy', 'persistentvolumeclaims', 'configmaps', 'secrets', 'events',
+    ]),
+    rule(['create'], [CORE], ['serviceaccounts/token']),
+    rule(WRITE, [APPS], [
+      'statefulsets', 'statefulsets/scale',
+      'daemonsets',
+      'deployments', 'deployments/scale', 'deployments/rollback',
+      'replicasets', 'replicasets/scale',
+    ]),
+    rule(WRITE, [AUTOSCALING], ['horizontalpodautoscalers']),
+    rule(WRITE, [BATCH], ['jobs', 'cronjobs']),
+    rule(WRITE, [EXTENSIONS], [
+      'daemonsets', 'deployments', 'deployments/scale', 'deployments/rollback', 'ingresses',
+      'replicasets', 'replicasets/scale', 'replicationcontrollers/scale', 'networkpolicies',
+    ]),
+    rule(WRITE, [POLICY], ['poddisruptionbudgets']),
+    rule(WRITE, [NETWORKING], ['networkpolicies', 'ingresses']),
+    rule(READ_WRITE, [COORDINATION], ['leases']),
+  ];
+}
+
+/** What makes an admin: granting access inside the namespace, and asking who may do what there. */
+function adminRules(): PolicyRule[] {
+  return [
+    rule(['create'], [AUTHORIZATION], ['localsubjectaccessreviews']),
+    rule(READ_WRITE, [RBAC_GROUP], ['roles', 'rolebindings']),
+  ];
+}
+
+const HEALTH_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/'];
+
+/**
+ * The default cluster roles, new objects on every call.
+ *
+ * @example
+ *   bootstrapClusterRoles().map((r) => r.metadata.name) // ['cluster-admin', 'admin', 'edit', 'view', …]
+ */
+export function bootstrapClusterRoles(): KubeObject[] {
+  return [
+    // Everything, everywhere in the space.
+    clusterRole('cluster-admin', [rule(['*'], ['*'], ['*']), urlRule(['*'], ['*'])]),
+    // admin ⊇ edit ⊇ view: edit is aggregated into admin and view into edit, by their labels.
+    aggregatedRole('admin'),
+    aggregatedRole('edit', { [AGGREGATE_TO('admin')]: 'true' }),
+    aggregatedRole('view', { [AGGREGATE_TO('edit')]: 'true' }),
+    clusterRole('system:aggregate-to-admin', adminRules(), { [AGGREGATE_TO('admin')]: 'true' }),
+    clusterRole('system:aggregate-to-edit', editRules(), { [AGGREGATE_TO('edit')]: 'true' }),
+    clusterRole('system:aggregate-to-view', viewRules(), { [AGGREGATE_TO('view')]: 'true' }),
+    // Enough to tell whether the server is up and which APIs it serves.
+    clusterRole('system:discovery', [urlRule(['get'], [...HEALTH_URLS, '/openapi', '/openapi/*', '/api', '/api/*', '/apis', '/apis/*'])]),
+    // Enough for anyone to learn who they are and what they may do (`kubectl auth whoami`, `can-i`).
+    clusterRole('system:basic-user', [
+      rule(['create'], [AUTHORIZATION], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
+      rule(['create'], [AUTHENTICATION], ['selfsubjectreviews']),
+    ]),
+    // What is safe to show even to callers without credentials.
+    clusterRole('system:public-info-viewer', [urlRule(['get'], HEALTH_URLS)]),
+  ];
+}
+
+/**
+ * The default cluster role bindings, new objects on every call.
+ *
+ * @example
+ *   bootstrapClusterRoleBindings()[0].subjects // [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:masters' }]
+ */
+export function bootstrapClusterRoleBindings(): KubeObject[] {
+  return [
+    clusterRoleBinding('cluster-admin', [MASTERS_GROUP]),
+    clusterRoleBinding('system:discovery', [AUTHENTICATED_GROUP]),
+    clusterRoleBinding('system:basic-user', [AUTHENTICATED_GROUP]),
+    clusterRoleBinding('system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
+  ];
+}

@@ -1,0 +1,226 @@
+/**
+ * Every space's roles and bindings, held in memory and indexed by subject, so an authorization
+ * check looks up the caller's name and groups instead of scanning bindings (DESIGN.md section 5).
+ * Fed by the shared informers of the four RBAC kinds over all spaces.
+ *
+ * A binding's subjects are identities of the binding's own space: `User alice` in space t1 is t1's
+ * alice and no one else. The system space's objects labeled `kubernetes.io/bootstrapping:
+ * rbac-defaults` are also kept apart as the shared defaults, which every space sees read-only.
+ */
+import type { KubeObject } from '../../api/registry/object.js';
+import { SYSTEM_TENANT } from '../../api/spaces.js';
+import type { BindingObject, PolicyRule, RoleObject, Subject } from '../../api/kinds/rbac/rules.js';
+import type { UserInfo } from '../user.js';
+import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from './bootstrap-policy.js';
+import { serviceAccountUserName } from '../service-account-token.js';
+
+
+export type RbacKind = 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding';
+
+/** One binding of one subject, as the index keeps it. */
+export interface BindingEntry {
+  kind: 'RoleBinding' | 'ClusterRoleBinding';
+  name: string;
+  /** '' for a ClusterRoleBinding: it applies to the whole space. */
+  namespace: string;
+  roleKind: 'Role' | 'ClusterRole';
+  roleName: string;
+  /** How the subject was named (`User "alice"`), for the decision's reason. */
+  subject: string;
+}
+
+/** What made a rule apply: the binding and role it came through. */
+export interface RuleSource {
+  entry: BindingEntry;
+  rule: PolicyRule;
+}
+
+/** The index key of a subject; a service account is matched by its user name, as Kubernetes does. */
+function subjectKey(subject: Subject, bindingNamespace: string): string | undefined {
+  const name = subject.name ?? '';
+  if (name === '') return undefined;
+  switch (subject.kind) {
+    case 'User':
+      return `u:${name}`;
+    case 'Group':
+      return `g:${name}`;
+    case 'ServiceAccount': {
+      // A RoleBinding's service account defaults to the binding's namespace.
+      const namespace = subject.namespace || bindingNamespace;
+      return namespace ? `u:${serviceAccountUserName(namespace, name)}` : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** One space's policy (or the shared defaults). */
+class SpacePolicy {
+  readonly clusterRoles = new Map<string, PolicyRule[]>();
+  /** Keyed `namespace/name`. */
+  readonly roles = new Map<string, PolicyRule[]>();
+  readonly bindingsBySubject = new Map<string, BindingEntry[]>();
+  /** Binding id → the subject keys it was indexed under, to take it out again. */
+  private readonly subjectsOfBinding = new Map<string, string[]>();
+
+  get empty(): boolean {
+    return this.clusterRoles.size === 0 && this.roles.size === 0 && this.subjectsOfBinding.size === 0;
+  }
+
+  setBinding(id: string, entryBase: Omit<BindingEntry, 'subject'>, subjects: readonly Subject[]): void {
+    this.removeBinding(id);
+    const keys: string[] = [];
+    for (const subject of subjects) {
+      const key = subjectKey(subject, entryBase.namespace);
+      if (key === undefined) continue;
+      const entry: BindingEntry = { ...entryBase, subject: `${subject.kind} "${subject.kind === 'ServiceAccount' ? `${subject.namespace || entryBase.namespace}/` : ''}${subject.name}"` };
+      const list = this.bindingsBySubject.get(key);
+      if (list) list.push(entry);
+      else this.bindingsBySubject.set(key, [entry]);
+      keys.push(key);
+    }
+    this.subjectsOfBinding.set(id, keys);
+  }
+
+  hasBinding(id: string): boolean {
+    return this.subjectsOfBinding.has(id);
+  }
+
+  removeBinding(id: string): void {
+    const keys = this.subjectsOfBinding.get(id);
+    if (!keys) return;
+    this.subjectsOfBinding.delete(id);
+    const [kind, namespace, name] = id.split('/');
+    for (const key of new Set(keys)) {
+      const list = this.bindingsBySubject.get(key)!.filter((e) => !(e.kind === kind && e.namespace === namespace && e.name === name));
+      if (list.length === 0) this.bindingsBySubject.delete(key);
+      else this.bindingsBySubject.set(key, list);
+    }
+  }
+
+  /** The rules of the role an entry refers to; a ClusterRole missing here is looked up in `fallback`. */
+  rulesOf(entry: BindingEntry, fallback: SpacePolicy | undefined): PolicyRule[] | undefined {
+    if (entry.roleKind === 'Role') return entry.kind === 'RoleBinding' ? this.roles.get(`${entry.namespace}/${entry.roleName}`) : undefined;
+    return this.clusterRoles.get(entry.roleName) ?? fallback?.clusterRoles.get(entry.roleName);
+  }
+}
+
+/** Where a check looks: a space's policy, which of its bindings count, and where its ClusterRoles may also come from. */
+interface PolicyScope {
+  policy: SpacePolicy;
+  /** RoleBindings of this namespace count too; undefined: only ClusterRoleBindings. */
+  namespace: string | undefined;
+  fallback: SpacePolicy | undefined;
+}
+
+export class RbacIndex {
+  private readonly spaces = new Map<string, SpacePolicy>();
+  /** The system space's labeled defaults, seen by every space. */
+  private readonly shared = new SpacePolicy();
+
+  private space(tenant: string): SpacePolicy {
+    let policy = this.spaces.get(tenant);
+    if (!policy) {
+      policy = new SpacePolicy();
+      this.spaces.set(tenant, policy);
+    }
+    return policy;
+  }
+
+  /** Takes in a change of a role or binding: `obj` is the new state, or undefined once deleted. */
+  apply(kind: RbacKind, tenant: string, namespace: string, name: string, obj: KubeObject | undefined): void {
+    const targets = [this.space(tenant)];
+    if (tenant === SYSTEM_TENANT && (kind === 'ClusterRole' || kind === 'ClusterRoleBinding')) {
+      if (obj?.metadata.labels?.[BOOTSTRAP_LABEL] === BOOTSTRAP_LABEL_VALUE) targets.push(this.shared);
+      else this.forget(this.shared, kind, namespace, name);
+    }
+    for (const policy of targets) {
+      if (!obj) this.forget(policy, kind, namespace, name);
+      else if (kind === 'ClusterRole') policy.clusterRoles.set(name, (obj as RoleObject).rules ?? []);
+      else if (kind === 'Role') policy.roles.set(`${namespace}/${name}`, (obj as RoleObject).rules ?? []);
+      else {
+        const binding = obj as BindingObject;
+        const roleKind = binding.roleRef?.kind === 'Role' ? 'Role' : 'ClusterRole';
+        policy.setBinding(`${kind}/${namespace}/${name}`, { kind, name, namespace, roleKind, roleName: binding.roleRef?.name ?? '' }, binding.subjects ?? []);
+      }
+    }
+    const policy = this.spaces.get(tenant);
+    if (policy?.empty) this.spaces.delete(tenant);
+  }
+
+  private forget(policy: SpacePolicy, kind: RbacKind, namespace: string, name: string): void {
+    if (kind === 'ClusterRole') policy.clusterRoles.delete(name);
+    else if (kind === 'Role') policy.roles.delete(`${namespace}/${name}`);
+    else policy.removeBinding(`${kind}/${namespace}/${name}`);
+  }
+
+  /** Whether a ClusterRole or ClusterRoleBinding of this name is one of the shared defaults. */
+  isShared(kind: 'ClusterRole' | 'ClusterRoleBinding', name: string): boolean {
+    return kind === 'ClusterRole' ? this.shared.clusterRoles.has(name) : this.shared.hasBinding(`ClusterRoleBinding//${name}`);
+  }
+
+  /**
+   * Where a user's permissions in a space come from. A tenant's users: their space's bindings
+   * and the shared defaults. System users: the system space's bindings, whose ClusterRoleBindings
+   * reach every space (its RoleBindings only its own namespaces).
+   */
+  private scopes(user: UserInfo, tenant: string, namespace: string | undefined): PolicyScope[] {
+    if (user.tenant === SYSTEM_TENANT) {
+      const system = this.spaces.get(SYSTEM_TENANT);
+      return system ? [{ policy: system, namespace: tenant === SYSTEM_TENANT ? namespace : undefined, fallback: undefined }] : [];
+    }
+    if (user.tenant !== tenant) return [];
+    const own = this.spaces.get(tenant);
+    const scopes: PolicyScope[] = [{ policy: this.shared, namespace: undefined, fallback: undefined }];
+    if (own) scopes.unshift({ policy: own, namespace, fallback: this.shared });
+    return scopes;
+  }
+
+  /**
+   * Visits the rules that apply to the user in a space and namespace until `visit` answers true;
+   * returns that rule and where it came from, or undefined.
+   */
+  find(user: UserInfo, tenant: string, namespace: string | undefined, visit: (rule: PolicyRule) => boolean): RuleSource | undefined {
+    for (const scope of this.scopes(user, tenant, namespace)) {
+      for (const key of subjectKeysOf(user)) {
+        const entries = scope.policy.bindingsBySubject.get(key);
+        if (!entries) continue;
+        for (const entry of entries) {
+          if (entry.namespace !== '' && entry.namespace !== scope.namespace) continue;
+          const rules = scope.policy.rulesOf(entry, scope.fallback);
+          if (!rules) continue;
+          for (const rule of rules) if (visit(rule)) return { entry, rule };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Every rule that applies to the user in a space and namespace (SelfSubjectRulesReview, escalation checks). */
+  rulesFor(user: UserInfo, tenant: string, namespace: string | undefined): PolicyRule[] {
+    const rules: PolicyRule[] = [];
+    this.find(user, tenant, namespace, (rule) => {
+      rules.push(rule);
+      return false;
+    });
+    return rules;
+  }
+
+  /** The rules of a role as a binding in this space would resolve it; undefined when it does not exist. */
+  roleRules(tenant: string, roleKind: string, namespace: string, name: string): PolicyRule[] | undefined {
+    const own = this.spaces.get(tenant);
+    if (roleKind === 'Role') return own?.roles.get(`${namespace}/${name}`);
+    return own?.clusterRoles.get(name) ?? (tenant === SYSTEM_TENANT ? undefined : this.shared.clusterRoles.get(name));
+  }
+
+  /** How many spaces hold policy of their own (a measure for benchmarks and tests). */
+  get spaceCount(): number {
+    return this.spaces.size;
+  }
+}
+
+function subjectKeysOf(user: UserInfo): string[] {
+  const keys = [`u:${user.name}`];
+  for (const group of user.groups) keys.push(`g:${group}`);
+  return keys;
+}

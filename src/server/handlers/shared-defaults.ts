@@ -1,0 +1,42 @@
+/**
+ * The default ClusterRoles and ClusterRoleBindings live once, in the system space, and every
+ * space sees them beside its own (DESIGN.md section 5): a GET of `view` in space t1 finds the
+ * system's, a LIST shows both. They are read-only there: authorization refuses changing them and
+ * admission refuses creating a space's own of the same name.
+ */
+import type { KubeObject } from '../../../api/registry/object.js';
+import { SYSTEM_TENANT } from '../../../api/spaces.js';
+import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from '../../../authz/rbac/bootstrap-policy.js';
+import type { HandlerDeps } from '../api-routes.js';
+import { ApiError } from '../status.js';
+import type { ResourceRequest } from './resolve-resource.js';
+import { parseLabelSelector, type LabelSelector } from '../../../api/selection/label-selector.js';
+
+const SHARED_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding']);
+const sharedSelector = parseLabelSelector(`${BOOTSTRAP_LABEL}=${BOOTSTRAP_LABEL_VALUE}`);
+
+/** Whether the request reads a kind the shared defaults belong to, from inside a tenant's space. */
+export function seesSharedDefaults(req: ResourceRequest): boolean {
+  return req.def.group === 'rbac.authorization.k8s.io' && SHARED_KINDS.has(req.def.kind) && req.tenant !== SYSTEM_TENANT && !req.acrossSpaces;
+}
+
+function isShared(obj: KubeObject): boolean {
+  return obj.metadata.labels?.[BOOTSTRAP_LABEL] === BOOTSTRAP_LABEL_VALUE;
+}
+
+/** The shared default of this name, when the space has no object of its own by that name. */
+export async function sharedDefault(deps: HandlerDeps, req: ResourceRequest, notFound: ApiError): Promise<KubeObject> {
+  try {
+    const obj = await deps.generic.get(req.def, { tenant: SYSTEM_TENANT, name: req.name! });
+    if (isShared(obj)) return obj;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.reason === 'NotFound')) throw err;
+  }
+  throw notFound;
+}
+
+/** The shared defaults that meet a list's selectors. */
+export async function sharedDefaults(deps: HandlerDeps, req: ResourceRequest, labelSelector: LabelSelector | undefined, fieldMatch: ((obj: KubeObject) => boolean) | undefined): Promise<KubeObject[]> {
+  const result = await deps.generic.list(req.def, { tenant: SYSTEM_TENANT }, { labelSelector: sharedSelector, fieldMatch });
+  return labelSelector ? result.items.filter((obj) => labelSelector.matches(obj.metadata.labels)) : result.items;
+}
