@@ -1,9 +1,15 @@
 /**
  * Service accounts with stock kubectl (1.27 sends JSON, 1.33 protobuf): every namespace gets a
  * `default` account, `kubectl create token` issues a token that works as a kubeconfig of its own,
- * in its own space, and the tokens of a deleted and recreated account stop working.
+ * in its own space, and the tokens of a deleted and recreated account stop working. Forged,
+ * unsigned, expired and wrong-audience tokens are refused with 401 and logged.
  */
+import { generateKeyPairSync } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_ACCOUNT_KEY_FILE } from '../src/bootstrap/service-account-key.js';
 import { createApiClient } from './harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { writeKubeconfig } from './harness/kubeconfig.js';
@@ -110,6 +116,32 @@ describe.each(backendCases(kubectlPath !== undefined))('service accounts on the 
 
       const fresh = await writeKubeconfig(cluster.server, { userName: 'sa-new', token: await createToken('1.27') });
       expect((await kubectl.run(['get', 'configmaps', '-n', 'ns1'], { kubeconfig: fresh })).code).toBe(0);
+    });
+    it.each<[string, (genuine: string) => Promise<string>, RegExp]>([
+      ['signed by another key', async (genuine) => jwt.sign(claimsOf(genuine), generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey, { algorithm: 'ES256' }), /invalid signature/],
+      ['unsigned (alg none)', async (genuine) => jwt.sign(claimsOf(genuine), '', { algorithm: 'none' }), /signature is required|invalid algorithm/],
+      [
+        'that has expired',
+        async (genuine) => {
+          const key = await readFile(join(cluster.server.dataDir, SERVICE_ACCOUNT_KEY_FILE), 'utf8');
+          const past = Math.floor(Date.now() / 1000) - 3600;
+          return jwt.sign({ ...claimsOf(genuine), iat: past - 600, nbf: past - 600, exp: past }, key, { algorithm: 'ES256' });
+        },
+        /expired/,
+      ],
+      ['issued for another audience', async () => createToken('1.33', '--audience', 'vault'), /audience/],
+    ])('refuses a token %s with 401, logs why, and keeps serving', async (_what, make, logged) => {
+      const token = await make(await createToken('1.27'));
+      const raw = await cluster.api.request('GET', '/api/v1/namespaces/ns1/configmaps', { headers: { authorization: `Bearer ${token}` } });
+      expect(raw.status, raw.body).toBe(401);
+      expect(raw.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized' });
+      const kubeconfig = await writeKubeconfig(cluster.server, { userName: 'sa-bad', token });
+      const refused = await kubectl.run(['get', 'configmaps', '-n', 'ns1'], { kubeconfig });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/Unauthorized|must be logged in/);
+      await eventually('the refusal to be logged', async () => cluster.server.output().split('\n').some((line) => line.includes('refused a service-account token') && logged.test(line)));
+      const ready = await kubectl.run(['get', '--raw', '/readyz']);
+      expect(ready.code, ready.stderr).toBe(0);
     });
   });
 });
