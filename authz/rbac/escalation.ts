@@ -11,7 +11,7 @@ import { SYSTEM_TENANT } from '../../api/spaces.js';
 import { ApiError } from '../../src/server/status.js';
 import type { Authorizer } from '../authorize.js';
 import type { UserInfo } from '../user.js';
-import { formatRule, uncoveredRules, type PolicyRule } from './policy-rule.js';
+import { compactRules, formatRule, uncoveredRules, type PolicyRule } from './policy-rule.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
@@ -29,7 +29,7 @@ function forbidden(attrs: AdmissionAttributes, message: string): ApiError {
 /** kube-apiserver's wording: `user "alice" (groups=["dev" "system:authenticated"]) is attempting to grant …`. */
 function escalationMessage(user: UserInfo, missing: PolicyRule[]): string {
   const groups = `[${user.groups.map((g) => JSON.stringify(g)).join(' ')}]`;
-  const lines = [...new Set(missing.map(formatRule))].sort();
+  const lines = [...new Set(compactRules(missing).map(formatRule))].sort();
   return `user ${JSON.stringify(user.name)} (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
 }
 

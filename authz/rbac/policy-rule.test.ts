@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRule, ruleAllows, uncoveredRules, type PolicyRule, type RuleAttributes } from './policy-rule.js';
+import { compactRules, formatRule, ruleAllows, uncoveredRules, type PolicyRule, type RuleAttributes } from './policy-rule.js';
 
 describe('ruleAllows', () => {
   const podReader: PolicyRule = { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] };
@@ -61,5 +61,19 @@ describe('formatRule', () => {
   it("prints rules as kube-apiserver's escalation refusals do", () => {
     expect(formatRule({ apiGroups: [''], resources: ['pods'], verbs: ['create'] })).toBe('{APIGroups:[""], Resources:["pods"], Verbs:["create"]}');
     expect(formatRule({ nonResourceURLs: ['/metrics'], verbs: ['get'] })).toBe('{NonResourceURLs:["/metrics"], Verbs:["get"]}');
+  });
+});
+
+describe('compactRules', () => {
+  it("merges one-resource rules' verbs per group and resource, keeping others as they are", () => {
+    const named = { apiGroups: [''], resources: ['secrets'], resourceNames: ['a'], verbs: ['get'] };
+    expect(
+      compactRules([
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
+        { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['list'] },
+        named,
+      ]),
+    ).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }, { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get'] }, named]);
   });
 });

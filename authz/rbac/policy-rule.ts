@@ -136,6 +136,32 @@ export function uncoveredRules(owned: readonly PolicyRule[], wanted: readonly Po
   return missing;
 }
 
+/**
+ * Merges one-group, one-resource rules without names into one rule per group and resource, their
+ * verbs in order (Kubernetes' CompactRules): `get` and `list` on secrets print as one line.
+ */
+export function compactRules(rules: readonly PolicyRule[]): PolicyRule[] {
+  const compacted: PolicyRule[] = [];
+  const byResource = new Map<string, PolicyRule>();
+  for (const rule of rules) {
+    const simple = rule.apiGroups?.length === 1 && rule.resources?.length === 1 && !rule.resourceNames?.length && !rule.nonResourceURLs?.length;
+    if (!simple) {
+      compacted.push(rule);
+      continue;
+    }
+    const key = `${rule.apiGroups![0]}/${rule.resources![0]}`;
+    const merged = byResource.get(key);
+    if (merged) {
+      for (const verb of rule.verbs ?? []) if (!merged.verbs!.includes(verb)) merged.verbs!.push(verb);
+    } else {
+      const copy = { ...rule, verbs: [...(rule.verbs ?? [])] };
+      byResource.set(key, copy);
+      compacted.push(copy);
+    }
+  }
+  return compacted;
+}
+
 /** A rule as kube-apiserver prints it in escalation refusals: `{APIGroups:["apps"], Resources:["deployments"], Verbs:["create"]}`. */
 export function formatRule(rule: PolicyRule): string {
   const list = (values: readonly string[]): string => `[${values.map((v) => JSON.stringify(v)).join(' ')}]`;

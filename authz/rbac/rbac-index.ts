@@ -181,8 +181,9 @@ export class RbacIndex {
    * returns that rule and where it came from, or undefined.
    */
   find(user: UserInfo, tenant: string, namespace: string | undefined, visit: (rule: PolicyRule) => boolean): RuleSource | undefined {
+    const keys = subjectKeysOf(user);
     for (const scope of this.scopes(user, tenant, namespace)) {
-      for (const key of subjectKeysOf(user)) {
+      for (const key of keys) {
         const entries = scope.policy.bindingsBySubject.get(key);
         if (!entries) continue;
         for (const entry of entries) {
