@@ -716,6 +716,31 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
         expect(((await cluster.read(`/apis/${RBAC_V1}/clusterroles/edit`))?.metadata as { labels: Record<string, string> }).labels.mine).toBeUndefined();
       });
 
+      it('stream in a tenant space’s watch beside its own roles, never another space’s', async () => {
+        const admin1 = user('t1', 'admin');
+        const watch = admin1.kubectl.start(['get', 'clusterroles', '-w', '-o', 'name', '-v=6'], { timeoutMs: 30_000 });
+        try {
+          await watch.waitForLog(/watch=true/);
+          // The initial state holds the shared defaults and t1's own role.
+          await watch.waitForOutput(/clusterrole\.rbac\.authorization\.k8s\.io\/view\n/);
+          await watch.waitForOutput(/clusterrole\.rbac\.authorization\.k8s\.io\/admin-role\n/);
+          await createIn('t2', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name: 'watched-t2' }, rules: [] });
+          await createIn('t1', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name: 'watched-t1' }, rules: [] });
+          await watch.waitForOutput(/clusterrole\.rbac\.authorization\.k8s\.io\/watched-t1/);
+          // A change to a shared default by the system admin reaches every space's watch.
+          const before = watch.stdout().split('clusterrole.rbac.authorization.k8s.io/system:public-info-viewer').length;
+          const labeled = await system.run(['label', 'clusterrole', 'system:public-info-viewer', 'watched=yes']);
+          expect(labeled.code, labeled.stderr).toBe(0);
+          await eventually('the shared default’s change in t1’s watch', async () => watch.stdout().split('clusterrole.rbac.authorization.k8s.io/system:public-info-viewer').length > before);
+          expect(watch.stdout()).not.toContain('watched-t2');
+        } finally {
+          await watch.stop();
+          await system.run(['label', 'clusterrole', 'system:public-info-viewer', 'watched-']);
+          await inSpace('t1', 'DELETE', `/apis/${RBAC_V1}/clusterroles/watched-t1`);
+          await inSpace('t2', 'DELETE', `/apis/${RBAC_V1}/clusterroles/watched-t2`);
+        }
+      });
+
       it('live once, in the system space, where the system admin sees (and owns) them', async () => {
         const listed = await system.run(['get', 'clusterroles', '-l', 'kubernetes.io/bootstrapping=rbac-defaults', '-o', 'name']);
         expect(listed.code, listed.stderr).toBe(0);

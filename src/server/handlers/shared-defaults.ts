@@ -1,11 +1,11 @@
 /**
  * The default ClusterRoles and ClusterRoleBindings live once, in the system space, and every
  * space sees them beside its own (DESIGN.md section 5): a GET of `view` in space t1 finds the
- * system's, a LIST shows both. They are read-only there: authorization refuses changing them and
+ * system's, a LIST shows both, and a WATCH streams both. They are read-only there: authorization refuses changing them and
  * admission refuses creating a space's own of the same name.
  */
 import type { KubeObject } from '../../../api/registry/object.js';
-import { SYSTEM_TENANT } from '../../../api/spaces.js';
+import { ALL_TENANTS, SYSTEM_TENANT } from '../../../api/spaces.js';
 import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from '../../../authz/rbac/bootstrap-policy.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { ApiError } from '../status.js';
@@ -39,4 +39,15 @@ export async function sharedDefault(deps: HandlerDeps, req: ResourceRequest, not
 export async function sharedDefaults(deps: HandlerDeps, req: ResourceRequest, labelSelector: LabelSelector | undefined, fieldMatch: ((obj: KubeObject) => boolean) | undefined): Promise<KubeObject[]> {
   const result = await deps.generic.list(req.def, { tenant: SYSTEM_TENANT }, { labelSelector: sharedSelector, fieldMatch });
   return labelSelector ? result.items.filter((obj) => labelSelector.matches(obj.metadata.labels)) : result.items;
+}
+
+/**
+ * A watch that shows the shared defaults beside the space's own objects: one stream over the
+ * kind in every space (so events stay in revision order), keeping the space's objects and the
+ * system's shared ones. Roles and bindings change rarely, so the filtering costs little.
+ */
+export function sharedDefaultsWatch(req: ResourceRequest, fieldMatch: ((obj: KubeObject) => boolean) | undefined): { tenant: string; fieldMatch: (obj: KubeObject) => boolean } {
+  const tenant = req.tenant;
+  const visible = (obj: KubeObject): boolean => obj.metadata.tenant === tenant || (obj.metadata.tenant === SYSTEM_TENANT && isShared(obj));
+  return { tenant: ALL_TENANTS, fieldMatch: fieldMatch ? (obj) => visible(obj) && fieldMatch(obj) : visible };
 }

@@ -13,6 +13,7 @@ import { boolParam, fieldSelectorParam, includeObjectParam, intParam, labelSelec
 import type { ResourceRequest } from './resolve-resource.js';
 import { compileFieldSelector } from '../../../api/selection/field-selector.js';
 import { selectableFields } from './query.js';
+import { seesSharedDefaults, sharedDefaultsWatch } from './shared-defaults.js';
 
 /** Open watch streams, so the server can end them when it closes. */
 export type WatchStreams = Set<{ close(): void }>;
@@ -51,11 +52,13 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
     },
   };
 
+  let tenant = req.tenant;
+  if (seesSharedDefaults(req)) ({ tenant, fieldMatch } = sharedDefaultsWatch(req, fieldMatch));
   const active = await startWatch(
     deps.generic,
     deps.store,
     req.def,
-    { tenant: req.tenant, namespace: req.namespace },
+    { tenant, namespace: req.namespace },
     {
       labelSelector: labelSelectorParam(query),
       fieldMatch,
