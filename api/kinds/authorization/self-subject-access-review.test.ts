@@ -20,4 +20,13 @@ describe('SelfSubjectAccessReview', () => {
     expect(answered.status).toEqual({ allowed: false, denied: true, reason: 'no' });
     expect(requester.asked).toEqual([{ method: 'authorize', attributes: { verb: 'get', path: '/metrics' } }]);
   });
+
+  it.each<[string, SelfSubjectAccessReview['spec']]>([
+    ['neither', {}],
+    ['both', { resourceAttributes: { verb: 'get', resource: 'pods' }, nonResourceAttributes: { path: '/healthz', verb: 'get' } }],
+  ])('refuses %s kind of attributes with 422, deciding nothing', (_what, spec) => {
+    const requester = fakeRequester({ decision: { allowed: true, reason: '' } });
+    expect(() => selfSubjectAccessReviews.answer!(review(spec), requester)).toThrow(/SelfSubjectAccessReview.authorization.k8s.io "" is invalid/);
+    expect(requester.asked).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@
  * SelfSubjectAccessReview (authorization.k8s.io/v1): "may I?" — `kubectl auth can-i`. Asked, not
  * stored: the answer comes from the same decision real requests get, in the caller's space.
  */
+import { invalid } from '../../registry/api-errors.js';
 import type { KubeObject } from '../../registry/object.js';
 import { defineKind } from '../../registry/resource-definition.js';
 import { defineKindSchema } from '../../schema/meta.js';
@@ -12,6 +13,8 @@ import {
   nonResourceAttributesSchema,
   resourceAttributesSchema,
   reviewAttributes,
+  validateAttributesChoice,
+  validateEmptyMetadata,
   type AccessReviewSpec,
   type AccessReviewStatus,
 } from './access-attributes.js';
@@ -45,5 +48,10 @@ export const selfSubjectAccessReviews = defineKind<SelfSubjectAccessReview>({
   verbs: ['create'],
   schema,
   garbageCollectionPolicy: 'Unsupported',
-  answer: (review, requester) => ({ ...review, status: decisionStatus(requester.authorize(reviewAttributes(review.spec))) }),
+  answer: (review, requester) => {
+    // As SubjectAccessReview: checked here, since the store's validation does not run for kinds that are not stored.
+    const errors = [...validateAttributesChoice(review.spec, 'spec'), ...validateEmptyMetadata(review.metadata, [], 'must be empty')];
+    if (errors.length > 0) throw invalid(selfSubjectAccessReviews, '', errors);
+    return { ...review, status: decisionStatus(requester.authorize(reviewAttributes(review.spec))) };
+  },
 });
