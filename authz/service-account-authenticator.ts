@@ -19,8 +19,11 @@ import { bearerTokenAuthenticator, type Authenticator } from './authenticate.js'
 import { serviceAccountUserName, ServiceAccountTokens, type ServiceAccountRef } from './service-account-token.js';
 import type { UserInfo } from './user.js';
 
-/** Reads the live service account a token names; undefined when it does not exist. */
-export type ServiceAccountLookup = (account: Omit<ServiceAccountRef, 'uid'>) => Promise<KubeObject | undefined>;
+/**
+ * Reads the live service account a token names; undefined when it does not exist. The uid the
+ * token carries lets a cache answer when it holds that very account.
+ */
+export type ServiceAccountLookup = (account: ServiceAccountRef) => Promise<KubeObject | undefined>;
 
 export interface ServiceAccountAuthenticatorDeps {
   tokens: ServiceAccountTokens;
@@ -46,6 +49,19 @@ export function storeServiceAccountLookup(generic: GenericStore, registry: Resou
       if (err instanceof ApiError && err.reason === 'NotFound') return undefined;
       throw err;
     }
+  };
+}
+
+/**
+ * A lookup that answers from a cache of service accounts (the control plane's informer) when it
+ * holds the account with the token's uid, and reads storage otherwise: a token's first use right
+ * after its account was recreated must not be refused for a cache a moment behind. Tokens are
+ * checked on every request, so the common case costs no storage read.
+ */
+export function cachedServiceAccountLookup(cached: (key: { tenant: string; namespace: string; name: string }) => KubeObject | undefined, fallback: ServiceAccountLookup): ServiceAccountLookup {
+  return async (account) => {
+    const hit = cached({ tenant: account.tenant, namespace: account.namespace, name: account.name });
+    return hit?.metadata.uid === account.uid ? hit : fallback(account);
   };
 }
 

@@ -793,6 +793,8 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
 
         const deleted = await admin1.run(['delete', 'serviceaccount', 'default', '-n', 'default']);
         expect(deleted.code, deleted.stderr).toBe(0);
+        // Tokens are checked against the server's cache of accounts, which sees the deletion a moment later (as in Kubernetes).
+        await eventually('the deleted account’s token to be refused', async () => (await admin1.api.request('GET', '/api/v1/namespaces/default/pods', { headers: { authorization: `Bearer ${token}` } })).status === 401);
         const after = await withToken(['get', 'pods', '-n', 'default']);
         expect(after.code).toBe(1);
         expect(after.stderr).toContain('error: You must be logged in to the server (Unauthorized)');

@@ -107,6 +107,8 @@ describe.each(backendCases(kubectlPath !== undefined))('service accounts on the 
       expect(deleted.code, deleted.stderr).toBe(0);
       // The controller puts `default` back, with a new uid.
       await eventually('default to be recreated', async () => !['', before].includes(await accountUid()));
+      // Tokens are checked against the server's cache of accounts, which sees the change a moment later (as in Kubernetes).
+      await eventually('the old token to be refused', async () => (await cluster.api.request('GET', '/api/v1/namespaces/ns1/configmaps', { headers: { authorization: `Bearer ${token}` } })).status === 401);
 
       const refused = await kubectl.run(['get', 'configmaps', '-n', 'ns1'], { kubeconfig });
       expect(refused.code).not.toBe(0);

@@ -30,6 +30,7 @@ import { clusterRoleAggregationController } from '../controllers/rbac/cluster-ro
 import { ensureBootstrapPolicy } from '../controllers/rbac/ensure-bootstrap-policy.js';
 import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
+import { cachedServiceAccountLookup, storeServiceAccountLookup, type ServiceAccountLookup } from '../authz/service-account-authenticator.js';
 import { rbacEscalationAdmission } from '../authz/rbac/escalation.js';
 import type { Store } from '../storage/store.js';
 import { ApiError } from './server/status.js';
@@ -47,6 +48,8 @@ export interface ControlPlane {
   authorizer: Authorizer;
   /** Whether a Tenant exists, from the shared informer (synced before the plane is returned). */
   tenantExists(name: string): boolean;
+  /** The live service account a token names: from the shared informer, else storage. */
+  serviceAccountLookup: ServiceAccountLookup;
   stop(): Promise<void>;
 }
 
@@ -137,13 +140,14 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
-  await Promise.all([tenants, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,
     generic,
     authorizer,
     tenantExists: (name) => tenants.get({ tenant: '', namespace: '', name }) !== undefined,
+    serviceAccountLookup: cachedServiceAccountLookup((key) => serviceAccounts.get(key), storeServiceAccountLookup(generic, registry)),
     async stop() {
       informers.stop();
       await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);

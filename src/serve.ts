@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { authenticationChain, bearerTokenAuthenticator, tokenAuthenticator } from '../authz/authenticate.js';
 import { TokenFile } from '../authz/token-file.js';
-import { serviceAccountAuthenticator, storeServiceAccountLookup } from '../authz/service-account-authenticator.js';
+import { serviceAccountAuthenticator } from '../authz/service-account-authenticator.js';
 import { ServiceAccountTokens } from '../authz/service-account-token.js';
 import { x509Authenticator } from '../authz/x509-authenticator.js';
 import { openStore } from '../storage/open-store.js';
@@ -58,7 +58,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const serviceAccountTokens = new ServiceAccountTokens(await ensureServiceAccountKey(options.dataDir, logger));
     const tokenAuthenticators = [
       bearerTokenAuthenticator(tokenFile),
-      serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: storeServiceAccountLookup(plane.generic, plane.registry), log: logger }),
+      serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: plane.serviceAccountLookup, log: logger }),
     ];
     const app = buildApp({
       store,
