@@ -13,6 +13,7 @@ import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { SYSTEM_TENANT, tenantLifecycle } from '../api/admission/tenant-lifecycle.js';
 import { builtinKinds } from '../api/kinds/index.js';
 import { GenericStore, type ObjectLocation } from '../api/registry/generic-store.js';
+import { WatchCaches } from '../api/registry/watch-cache.js';
 import type { KubeObject } from '../api/registry/object.js';
 import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
@@ -44,6 +45,8 @@ export interface ControlPlaneOptions {
 export interface ControlPlane {
   registry: ResourceRegistry;
   generic: GenericStore;
+  /** Serves every watch, the controllers' and the clients'. */
+  watchCaches: WatchCaches;
   /** Decides every request and review; its RBAC view has synced before the plane is returned. */
   authorizer: Authorizer;
   /** Whether a Tenant exists, from the shared informer (synced before the plane is returned). */
@@ -109,7 +112,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   ]);
 
   // One informer per kind, shared by every controller (and admission) that watches it.
-  const informers = new InformerFactory((def) => inProcessSource(generic, store, def), (err, informer) => options.log.error({ err, informer }, 'informer error'));
+  const watchCaches = new WatchCaches(generic, store);
+  const informers = new InformerFactory((def) => inProcessSource(generic, watchCaches, def), (err, informer) => options.log.error({ err, informer }, 'informer error'));
   const tenants = informers.informerFor(tenantDef);
   const namespaces = informers.informerFor(kinds.namespaces);
   const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');
@@ -145,12 +149,14 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   return {
     registry,
     generic,
+    watchCaches,
     authorizer,
     tenantExists: (name) => tenants.get({ tenant: '', namespace: '', name }) !== undefined,
     serviceAccountLookup: cachedServiceAccountLookup((key) => serviceAccounts.get(key), storeServiceAccountLookup(generic, registry)),
     async stop() {
       informers.stop();
       await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);
+      await watchCaches.stop();
     },
   };
 }

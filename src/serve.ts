@@ -72,6 +72,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       buildInfo,
       registry: plane.registry,
       generic: plane.generic,
+      watchCaches: plane.watchCaches,
       tls: prepared.serving,
     });
     app.addHook('onClose', async () => compactor?.stop());

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { WatchCaches } from '../api/registry/watch-cache.js';
 import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex } from '../authz/rbac/rbac-index.js';
 import { pino } from 'pino';
@@ -20,6 +21,7 @@ function setup() {
     buildInfo: { version: '0.0.0', gitCommit: '', gitTreeState: '', buildDate: '' },
     registry: new ResourceRegistry([]),
     generic: new GenericStore(store),
+    watchCaches: new WatchCaches(new GenericStore(store), store),
     authorizer: new Authorizer(new RbacIndex(), []),
     // Every tenant these tests name exists.
     tenantExists: () => true,

@@ -9,7 +9,7 @@ import { define, map, object, ref, string } from '../schema/schema.js';
 import { GenericStore } from './generic-store.js';
 import type { KubeObject } from './object.js';
 import { defineKind } from './resource-definition.js';
-import { startWatch, type ApiWatchEvent } from './watch.js';
+import { startStoreWatch, type ApiWatchEvent } from './watch.js';
 import { parseLabelSelector } from '../selection/label-selector.js';
 
 // A small kind of our own, so these tests do not depend on the built-in kinds' details.
@@ -223,7 +223,7 @@ describe('GenericStore', () => {
     const scope = { tenant: 't4', namespace: 'ns' };
     await generic.create(widgets, scope, { ...widget('w1'), metadata: { name: 'w1', labels: { app: 'x' } } });
     const events: ApiWatchEvent[] = [];
-    const w = await startWatch(generic, store, widgets, scope, { labelSelector: parseLabelSelector('app=x') }, { send: (e) => events.push(e), end: () => undefined });
+    const w = await startStoreWatch(generic, store, widgets, scope, { labelSelector: parseLabelSelector('app=x') }, { send: (e) => events.push(e), end: () => undefined });
     await generic.mutate(widgets, { ...scope, name: 'w1' }, (o) => ({ ...o, metadata: { ...o.metadata, labels: { app: 'y' } } }));
     await generic.create(widgets, scope, { ...widget('w2'), metadata: { name: 'w2', labels: { app: 'x' } } });
     await generic.create(widgets, { tenant: 't5', namespace: 'ns' }, { ...widget('w3'), metadata: { name: 'w3', labels: { app: 'x' } } });

@@ -37,9 +37,9 @@ export interface ActiveWatch {
   stop(): void;
 }
 
-const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
-function bookmark(def: ResourceDefinition, revision: number, annotations?: Record<string, string>): ApiWatchEvent {
+export function bookmark(def: ResourceDefinition, revision: number, annotations?: Record<string, string>): ApiWatchEvent {
   const metadata: KubeObject['metadata'] = { resourceVersion: String(revision) };
   if (annotations) metadata.annotations = annotations;
   return { type: 'BOOKMARK', object: { kind: def.kind, apiVersion: def.apiVersion, metadata } };
@@ -52,11 +52,32 @@ export function errorEvent(err: ApiError): ApiWatchEvent {
   return { type: 'ERROR', object: status as unknown as KubeObject };
 }
 
+/** Refuses a watch request that is wrong whatever serves it (400/422, before anything is sent). */
+export function checkWatchQuery(query: WatchQuery): void {
+  if (query.sendInitialEvents && query.resourceVersionMatch !== 'NotOlderThan') {
+    throw new ApiError(422, 'Invalid', 'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', {
+      causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', field: 'resourceVersionMatch' }],
+    });
+  }
+  const rv = query.resourceVersion;
+  if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version "${rv}"`);
+}
+
 /**
- * Starts a watch. Resolves once events will flow; rejects (before anything is sent) with an
- * ApiError when the request is wrong or its revision is too old.
+ * Whether a watch starts with the current state as ADDED events: rv unset or "0" (Kubernetes'
+ * "start at most recent"), or sendInitialEvents from any rv (ended by a bookmark).
  */
-export async function startWatch(
+export function wantsInitialEvents(query: WatchQuery): boolean {
+  const rv = query.resourceVersion;
+  return query.sendInitialEvents ?? (rv === undefined || rv === '' || rv === '0');
+}
+
+/**
+ * Starts a watch of its own on storage (the watch cache's fallback, and the cache-less path).
+ * Resolves once events will flow; rejects (before anything is sent) with an ApiError when the
+ * request is wrong or its revision is too old.
+ */
+export async function startStoreWatch(
   generic: GenericStore,
   store: Store,
   def: ResourceDefinition,
@@ -67,18 +88,8 @@ export async function startWatch(
   const filter = generic.collectionFilter(def, scope, query);
   const matches = (obj: KubeObject): boolean => !filter || filter(obj);
   const prefix = generic.prefix(def, scope);
-  const rv = query.resourceVersion;
-
-  if (query.sendInitialEvents && query.resourceVersionMatch !== 'NotOlderThan') {
-    throw new ApiError(422, 'Invalid', 'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', {
-      causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', field: 'resourceVersionMatch' }],
-    });
-  }
-  if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) throw badRequest(`invalid resource version "${rv}"`);
-
-  // rv unset or "0": start with the current state as ADDED events (Kubernetes' "start at most recent").
-  // sendInitialEvents asks for the same from any rv and ends it with a bookmark.
-  const initial = query.sendInitialEvents ?? (rv === undefined || rv === '' || rv === '0');
+  checkWatchQuery(query);
+  const initial = wantsInitialEvents(query);
   let since: number;
   const pending: ApiWatchEvent[] = [];
   if (initial) {
@@ -87,7 +98,7 @@ export async function startWatch(
     since = Number(listed.metadata.resourceVersion);
     if (query.sendInitialEvents && query.allowWatchBookmarks) pending.push(bookmark(def, since, { [INITIAL_EVENTS_END]: 'true' }));
   } else {
-    since = Number(rv);
+    since = Number(query.resourceVersion);
   }
 
   let stopped = false;
@@ -134,7 +145,7 @@ export async function startWatch(
   return { stop };
 }
 
-function tooOld(requested: number, oldest: number): ApiError {
+export function tooOld(requested: number, oldest: number): ApiError {
   return expired(`too old resource version: ${requested} (${oldest})`);
 }
 

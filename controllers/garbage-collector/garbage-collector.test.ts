@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WatchCaches } from '../../api/registry/watch-cache.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
@@ -17,13 +18,16 @@ describe('GarbageCollector (informers over every space, in-process)', () => {
   let configMaps: ResourceDefinition;
   let gc: GarbageCollector;
   let informers: InformerFactory | undefined;
+  let watchCaches: WatchCaches | undefined;
   const t1 = { tenant: 't1', namespace: 'ns' };
   const t2 = { tenant: 't2', namespace: 'ns' };
   const create = (obj: KubeObject, loc = t1) => generic.create(configMaps, loc, obj);
   const locOf = (obj: KubeObject) => ({ tenant: obj.metadata.tenant!, namespace: obj.metadata.namespace, name: obj.metadata.name! });
   const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 5000, interval: 20 });
   const startCollector = async () => {
-    informers = new InformerFactory((def) => inProcessSource(generic, fx.store, def), (err) => log.error({ err }, 'informer error'));
+    const caches = new WatchCaches(generic, fx.store);
+    watchCaches = caches;
+    informers = new InformerFactory((def) => inProcessSource(generic, caches, def), (err) => log.error({ err }, 'informer error'));
     const collector = new GarbageCollector({ generic, registry: fx.registry, informers, log });
     informers.start();
     collector.start();
@@ -39,6 +43,7 @@ describe('GarbageCollector (informers over every space, in-process)', () => {
   afterAll(async () => {
     await gc?.stop();
     informers?.stop();
+    await watchCaches?.stop();
     await fx.close();
   });
 

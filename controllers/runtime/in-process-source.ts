@@ -4,11 +4,10 @@
  */
 import { ALL_TENANTS, type GenericStore } from '../../api/registry/generic-store.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { startWatch } from '../../api/registry/watch.js';
-import type { Store } from '../../storage/store.js';
+import type { WatchCaches } from '../../api/registry/watch-cache.js';
 import type { ListWatchSource } from './informer.js';
 
-export function inProcessSource(generic: GenericStore, store: Store, def: ResourceDefinition): ListWatchSource {
+export function inProcessSource(generic: GenericStore, watchCaches: WatchCaches, def: ResourceDefinition): ListWatchSource {
   const scope = { tenant: ALL_TENANTS };
   return {
     async list() {
@@ -22,7 +21,7 @@ export function inProcessSource(generic: GenericStore, store: Store, def: Resour
         ended = true;
         onEnd(err);
       };
-      const active = await startWatch(generic, store, def, scope, { resourceVersion }, {
+      const active = await watchCaches.startWatch(def, scope, { resourceVersion }, {
         send: (event) => {
           if (event.type === 'ERROR') end(new Error(`watch of ${def.resource} failed: ${JSON.stringify(event.object)}`));
           else onEvent(event);

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { GenericStore } from '../../api/registry/generic-store.js';
+import type { WatchCaches } from '../../api/registry/watch-cache.js';
 import type { Store } from '../../storage/store.js';
 import type { ServiceAccountTokens } from '../../authz/service-account-token.js';
 import type { TokenAuthenticator } from '../../authz/authenticate.js';
@@ -21,6 +22,7 @@ export interface ApiRoutesOptions {
   registry: ResourceRegistry;
   generic: GenericStore;
   store: Store;
+  watchCaches: WatchCaches;
   authorizer: Authorizer;
   /** Authenticates a bare token for TokenReviews; without it every reviewed token is unauthenticated. */
   reviewToken?: TokenAuthenticator;

@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { WatchCaches } from '../../api/registry/watch-cache.js';
 import { Authorizer } from '../../authz/authorize.js';
 import { RbacIndex } from '../../authz/rbac/rbac-index.js';
 import { GenericStore } from '../../api/registry/generic-store.js';
@@ -29,6 +30,7 @@ function makeApp() {
     buildInfo,
     registry: new ResourceRegistry([]),
     generic: new GenericStore(store),
+    watchCaches: new WatchCaches(new GenericStore(store), store),
     authorizer: new Authorizer(new RbacIndex(), []),
     // Every tenant these tests name exists.
     tenantExists: () => true,

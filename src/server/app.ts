@@ -15,6 +15,7 @@ import { type BuildInfo, versionInfo } from '../build-info.js';
 import { authenticateRequest } from './authenticate-request.js';
 import { healthRoutes } from './health-routes.js';
 import type { GenericStore } from '../../api/registry/generic-store.js';
+import type { WatchCaches } from '../../api/registry/watch-cache.js';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import { duplicateFields } from '../../api/schema/duplicate-fields.js';
 import { apiRoutes } from './api-routes.js';
@@ -35,6 +36,8 @@ export interface AppDeps {
   buildInfo: BuildInfo;
   registry: ResourceRegistry;
   generic: GenericStore;
+  /** Serves watches (the control plane's, shared with its controllers). */
+  watchCaches: WatchCaches;
   /** Decides every request after authentication (the control plane's, with its RBAC view). */
   authorizer: Authorizer;
   /** Whether a tenant exists: credentials of a tenant that does not act nowhere. */
@@ -95,7 +98,7 @@ export function buildApp(deps: AppDeps): KubeApp {
 
   app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });
   app.register(versionRoutes, { buildInfo: deps.buildInfo });
-  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, authorizer: deps.authorizer, reviewToken: deps.reviewToken, serviceAccountTokens: deps.serviceAccountTokens });
+  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, watchCaches: deps.watchCaches, authorizer: deps.authorizer, reviewToken: deps.reviewToken, serviceAccountTokens: deps.serviceAccountTokens });
   app.register(openApiRoutes, { registry: deps.registry, kubeVersion: versionInfo(deps.buildInfo).gitVersion });
   return app;
 }

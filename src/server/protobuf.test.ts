@@ -2,6 +2,7 @@
  * Protobuf through the whole request path, as client-go's typed clients use it: protobuf bodies
  * in, protobuf answers, errors and watch streams out, JSON and Tables unchanged for others.
  */
+import { WatchCaches } from '../../api/registry/watch-cache.js';
 import { Authorizer } from '../../authz/authorize.js';
 import { RbacIndex } from '../../authz/rbac/rbac-index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,6 +42,7 @@ describe('protobuf over HTTP', () => {
       buildInfo: { version: '0.1.0', gitCommit: 'abc', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z' },
       registry: new ResourceRegistry(builtinKinds),
       generic: new GenericStore(store),
+      watchCaches: new WatchCaches(new GenericStore(store), store),
       authorizer: new Authorizer(new RbacIndex(), []),
       // Every tenant these tests name exists.
       tenantExists: () => true,

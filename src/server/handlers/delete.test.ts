@@ -3,6 +3,7 @@
  * query, the deprecated `orphanDependents` (still honoured, never together with a policy), and
  * the 202 kube-apiserver answers a cascading delete asked for the legacy way.
  */
+import { WatchCaches } from '../../../api/registry/watch-cache.js';
 import { Authorizer } from '../../../authz/authorize.js';
 import { RbacIndex } from '../../../authz/rbac/rbac-index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,6 +41,7 @@ describe('DELETE with DeleteOptions', () => {
       buildInfo: { version: '0.1.0', gitCommit: 'abc', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z' },
       registry: new ResourceRegistry(builtinKinds),
       generic: new GenericStore(store),
+      watchCaches: new WatchCaches(new GenericStore(store), store),
       authorizer: new Authorizer(new RbacIndex(), []),
       // Every tenant these tests name exists.
       tenantExists: () => true,

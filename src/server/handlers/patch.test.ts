@@ -3,6 +3,7 @@
  * kube-apiserver words it), strategic merge patch driven by the kind's schema, and the 409 a
  * stale resourceVersion in a patch earns (kubectl apply retries on it).
  */
+import { WatchCaches } from '../../../api/registry/watch-cache.js';
 import { Authorizer } from '../../../authz/authorize.js';
 import { RbacIndex } from '../../../authz/rbac/rbac-index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,6 +69,7 @@ describe('PATCH', () => {
       buildInfo: { version: '0.1.0', gitCommit: 'abc', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z' },
       registry: new ResourceRegistry([gadgets, blobs]),
       generic: new GenericStore(store),
+      watchCaches: new WatchCaches(new GenericStore(store), store),
       authorizer: new Authorizer(new RbacIndex(), []),
       // Every tenant these tests name exists.
       tenantExists: () => true,

@@ -4,6 +4,7 @@
  * working when the account is deleted and recreated (new uid), even where another space has an
  * account of the same namespace and name.
  */
+import { WatchCaches } from '../../../api/registry/watch-cache.js';
 import { Authorizer } from '../../../authz/authorize.js';
 import { RbacIndex } from '../../../authz/rbac/rbac-index.js';
 import { generateKeyPairSync } from 'node:crypto';
@@ -80,6 +81,7 @@ describe('serviceaccounts/<name>/token and service-account authentication', () =
       buildInfo: { version: '0.1.0', gitCommit: 'abc', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z' },
       registry,
       generic,
+      watchCaches: new WatchCaches(generic, store),
       authorizer: new Authorizer(everyoneMayDoAnythingIn(['t1', 't2']), []),
       // Every tenant these tests name exists.
       tenantExists: () => true,

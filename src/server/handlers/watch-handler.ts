@@ -5,7 +5,7 @@
  * headers went out is sent as an ERROR event.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { startWatch, type ApiWatchEvent } from '../../../api/registry/watch.js';
+import type { ApiWatchEvent } from '../../../api/registry/watch.js';
 import { toTable } from '../../../api/registry/table.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { encodeWatchEvent, negotiateFormat, watchContentType, watchFormat } from '../negotiate.js';
@@ -54,9 +54,7 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
 
   let tenant = req.tenant;
   if (seesSharedDefaults(req)) ({ tenant, fieldMatch } = sharedDefaultsWatch(req, fieldMatch));
-  const active = await startWatch(
-    deps.generic,
-    deps.store,
+  const active = await deps.watchCaches.startWatch(
     req.def,
     { tenant, namespace: req.namespace },
     {

@@ -1,0 +1,166 @@
+/**
+ * The watch cache over the embedded store: one storage watch per kind whatever the number of
+ * watchers, the same events a storage watch gives (scope, selectors entering and leaving), resumes
+ * replayed from the window, older revisions served by storage, and a failed storage watch ending
+ * every watch with an ERROR.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { builtinKinds } from '../kinds/index.js';
+import { parseLabelSelector } from '../selection/label-selector.js';
+import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
+import type { Store } from '../../storage/store.js';
+import { GenericStore } from './generic-store.js';
+import type { KubeObject } from './object.js';
+import type { ResourceDefinition } from './resource-definition.js';
+import { startStoreWatch, type ApiWatchEvent, type WatchQuery } from './watch.js';
+import { WatchCaches } from './watch-cache.js';
+
+const configMaps = builtinKinds.find((d) => d.group === '' && d.resource === 'configmaps') as ResourceDefinition;
+const cm = (name: string, labels: Record<string, string> = {}, data = 'v'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data: { k: data } });
+
+/** A watch's events as `TYPE tenant/name` lines. */
+function recorder() {
+  const events: ApiWatchEvent[] = [];
+  let ended = false;
+  return {
+    sink: { send: (e: ApiWatchEvent) => events.push(e), end: () => (ended = true) },
+    lines: () => events.map((e) => (e.type === 'BOOKMARK' || e.type === 'ERROR' ? e.type : `${e.type} ${e.object.metadata.tenant}/${e.object.metadata.name}`)),
+    events,
+    ended: () => ended,
+  };
+}
+
+describe('WatchCaches', () => {
+  let dir: string;
+  let store: Store;
+  let generic: GenericStore;
+  let caches: WatchCaches;
+  const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5000, interval: 10 });
+  const create = (tenant: string, obj: KubeObject) => generic.create(configMaps, { tenant, namespace: 'ns' }, obj);
+  const update = (tenant: string, name: string, change: (o: KubeObject) => void) =>
+    generic.mutate(configMaps, { tenant, namespace: 'ns', name }, (o) => {
+      change(o);
+      return o;
+    });
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'watch-cache-'));
+    store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
+    generic = new GenericStore(store);
+    caches = new WatchCaches(generic, store, 4);
+  });
+
+  afterEach(async () => {
+    await caches.stop();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves many watchers of a kind from one storage watch, each seeing only its space', async () => {
+    const watchSpy = vi.spyOn(store, 'watch');
+    await create('t1', cm('before'));
+    await create('t10', cm('other-before'));
+    const t1a = recorder();
+    const t1b = recorder();
+    const all = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, t1a.sink);
+    await caches.startWatch(configMaps, { tenant: 't1', namespace: 'ns' }, {}, t1b.sink);
+    await caches.startWatch(configMaps, { tenant: 'all' }, {}, all.sink);
+    expect(watchSpy).toHaveBeenCalledTimes(1);
+    await create('t1', cm('after'));
+    await create('t10', cm('other-after'));
+    await eventually(() => expect(all.lines()).toHaveLength(4));
+    expect(t1a.lines()).toEqual(['ADDED t1/before', 'ADDED t1/after']);
+    expect(t1b.lines()).toEqual(['ADDED t1/before', 'ADDED t1/after']);
+    expect(all.lines()).toEqual(['ADDED t1/before', 'ADDED t10/other-before', 'ADDED t1/after', 'ADDED t10/other-after']);
+  });
+
+  it('turns updates into ADDED, MODIFIED and DELETED as objects enter and leave a selector, like a storage watch', async () => {
+    await create('t1', cm('a', { app: 'x' }));
+    const query: WatchQuery = { labelSelector: parseLabelSelector('app=web') };
+    const cached = recorder();
+    const direct = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, query, cached.sink);
+    const handle = await startStoreWatch(generic, store, configMaps, { tenant: 't1' }, query, direct.sink);
+    await update('t1', 'a', (o) => (o.metadata.labels = { app: 'web' }));
+    await update('t1', 'a', (o) => (o.data = { k: 'changed' }));
+    await update('t1', 'a', (o) => (o.metadata.labels = { app: 'x' }));
+    await create('t1', cm('b', { app: 'web' }));
+    await generic.delete(configMaps, { tenant: 't1', namespace: 'ns', name: 'b' });
+    await eventually(() => expect(direct.lines()).toHaveLength(5));
+    await eventually(() => expect(cached.lines()).toEqual(direct.lines()));
+    expect(cached.lines()).toEqual(['ADDED t1/a', 'MODIFIED t1/a', 'DELETED t1/a', 'ADDED t1/b', 'DELETED t1/b']);
+    expect(cached.events.map((e) => e.object.metadata.resourceVersion)).toEqual(direct.events.map((e) => e.object.metadata.resourceVersion));
+    handle.stop();
+  });
+
+  it('replays a resume from a revision inside the window, and hands out frozen objects', async () => {
+    const first = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, first.sink);
+    const a = await create('t1', cm('a'));
+    await create('t1', cm('b'));
+    await eventually(() => expect(first.lines()).toHaveLength(2));
+    const resumed = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, { resourceVersion: a.metadata.resourceVersion }, resumed.sink);
+    expect(resumed.lines()).toEqual(['ADDED t1/b']);
+    expect(Object.isFrozen(resumed.events[0]!.object.metadata)).toBe(true);
+  });
+
+  it('serves a resume from before the window from storage, with the same events', async () => {
+    const first = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, first.sink);
+    const a = await create('t1', cm('a'));
+    // More writes than twice the window (4) push `a`'s successors out of it.
+    for (let i = 0; i < 10; i += 1) await create('t1', cm(`n${i}`));
+    await eventually(() => expect(first.lines()).toHaveLength(11));
+    const watchSpy = vi.spyOn(store, 'watch');
+    const resumed = recorder();
+    const handle = await caches.startWatch(configMaps, { tenant: 't1' }, { resourceVersion: a.metadata.resourceVersion }, resumed.sink);
+    expect(watchSpy).toHaveBeenCalledTimes(1);
+    await eventually(() => expect(resumed.lines()).toEqual(Array.from({ length: 10 }, (_, i) => `ADDED t1/n${i}`)));
+    handle.stop();
+  });
+
+  it('answers a watch from a revision newer than the cache without replaying older events', async () => {
+    const first = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, first.sink);
+    await create('t1', cm('a'));
+    const later = await store.currentRevision();
+    const resumed = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, { resourceVersion: String(later) }, resumed.sink);
+    await create('t1', cm('b'));
+    await eventually(() => expect(resumed.lines()).toEqual(['ADDED t1/b']));
+  });
+
+  it('sends the initial state and the initial-events-end bookmark for sendInitialEvents', async () => {
+    await create('t1', cm('a'));
+    const watch = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true }, watch.sink);
+    expect(watch.lines()).toEqual(['ADDED t1/a', 'BOOKMARK']);
+    expect(watch.events[1]!.object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+  });
+
+  it('ends every watch with an ERROR when its storage watch fails, and starts afresh for the next', async () => {
+    const watchSpy = vi.spyOn(store, 'watch');
+    const watch = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, watch.sink);
+    const handler = watchSpy.mock.calls[0]![2];
+    handler.onError(new Error('connection lost'));
+    expect(watch.lines()).toEqual(['ERROR']);
+    expect(watch.ended()).toBe(true);
+    expect(watch.events[0]!.object).toMatchObject({ kind: 'Status', code: 500, reason: 'InternalError' });
+    const next = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, next.sink);
+    expect(watchSpy).toHaveBeenCalledTimes(2);
+    await create('t1', cm('a'));
+    await eventually(() => expect(next.lines()).toEqual(['ADDED t1/a']));
+  });
+
+  it('refuses a wrong request before starting anything', async () => {
+    await expect(caches.startWatch(configMaps, { tenant: 't1' }, { resourceVersion: 'abc' }, recorder().sink)).rejects.toThrow('invalid resource version "abc"');
+    await expect(caches.startWatch(configMaps, { tenant: 't1' }, { sendInitialEvents: true }, recorder().sink)).rejects.toThrow(/requires setting resourceVersionMatch/);
+  });
+});

@@ -1,0 +1,256 @@
+/**
+ * The watch cache (DESIGN.md section 6): per kind, one storage watch over every space feeds an
+ * in-memory copy of the kind's objects and a window of its recent events. Watches are served from
+ * it: a storage event is decoded once and fanned out to every watcher whose space, namespace and
+ * selectors it concerns, so a thousand watchers cost one storage watch, not a thousand.
+ *
+ * A watch that starts from the current state gets it from memory; one that resumes from a
+ * revision inside the window is replayed from it. Anything else (a revision older than the window,
+ * or initial events asked to be newer than the cache) gets a storage watch of its own, as before,
+ * with the same answers (410 Expired for a compacted revision). Objects the cache hands out are
+ * shared by every watcher and frozen: nothing may change them.
+ */
+import { isStorageError } from '../../storage/errors.js';
+import type { Store, StoreWatch, WatchEvent as StoreEvent } from '../../storage/store.js';
+import { ApiError } from '../../src/server/status.js';
+import { ALL_TENANTS, type CollectionScope, type GenericStore } from './generic-store.js';
+import type { KubeObject } from './object.js';
+import type { ResourceDefinition } from './resource-definition.js';
+import { bookmark, checkWatchQuery, errorEvent, INITIAL_EVENTS_END, startStoreWatch, tooOld, wantsInitialEvents, type ActiveWatch, type ApiWatchEvent, type WatchQuery, type WatchSink } from './watch.js';
+
+/** How many recent events each kind keeps for watches that resume from a revision. */
+export const DEFAULT_EVENT_WINDOW = 1024;
+
+interface CachedEvent {
+  type: StoreEvent['type'];
+  key: string;
+  revision: number;
+  object: KubeObject;
+  /** The object before an update; undefined for creates and deletes. */
+  prev: KubeObject | undefined;
+}
+
+/** One watch served by a cache: its storage prefix, its selectors, and where it stands. */
+class CacheWatcher {
+  stopped = false;
+
+  constructor(
+    private readonly def: ResourceDefinition,
+    private readonly prefix: string,
+    private readonly matches: (obj: KubeObject) => boolean,
+    private readonly bookmarks: boolean,
+    /** Events at or below this revision were already covered. */
+    private since: number,
+    private readonly sink: WatchSink,
+  ) {}
+
+  /** The event as this watcher sees it (an object leaving its selection is DELETED, one entering ADDED), or null. */
+  private translate(e: CachedEvent): ApiWatchEvent | null {
+    if (e.revision <= this.since || !e.key.startsWith(this.prefix)) return null;
+    const now = this.matches(e.object);
+    if (e.type === 'delete') return now ? { type: 'DELETED', object: e.object } : null;
+    if (e.prev === undefined) return now ? { type: 'ADDED', object: e.object } : null;
+    const before = this.matches(e.prev);
+    if (now && before) return { type: 'MODIFIED', object: e.object };
+    if (now) return { type: 'ADDED', object: e.object };
+    if (before) return { type: 'DELETED', object: e.object };
+    return null;
+  }
+
+  deliver(e: CachedEvent): void {
+    if (this.stopped) return;
+    const event = this.translate(e);
+    this.since = Math.max(this.since, e.revision);
+    if (event) this.sink.send(event);
+  }
+
+  progress(revision: number): void {
+    if (this.stopped || revision <= this.since) return;
+    this.since = revision;
+    if (this.bookmarks) this.sink.send(bookmark(this.def, revision));
+  }
+
+  fail(event: ApiWatchEvent): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.sink.send(event);
+    this.sink.end();
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function byKey(a: [string, KubeObject], b: [string, KubeObject]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
+/** One kind's cache: its objects by storage key, the recent events, and the watches it serves. */
+class KindCache {
+  private readonly objects = new Map<string, KubeObject>();
+  /** A ring of the latest events; `events[0]` is the oldest kept. */
+  private events: CachedEvent[] = [];
+  /** Every event with a revision above this one is in `events`. */
+  private horizon = 0;
+  /** The latest revision the cache has caught up with. */
+  revision = 0;
+  private readonly watchers = new Set<CacheWatcher>();
+  private handle: StoreWatch | undefined;
+  private failed = false;
+
+  constructor(
+    readonly def: ResourceDefinition,
+    private readonly generic: GenericStore,
+    private readonly store: Store,
+    private readonly window: number,
+    private readonly onFailure: () => void,
+  ) {}
+
+  /** Lists the kind in every space, then follows storage from that revision. */
+  async load(): Promise<void> {
+    const prefix = this.generic.prefix(this.def, { tenant: ALL_TENANTS });
+    let token: string | undefined;
+    do {
+      const page = await this.store.list(prefix, token ? { continue: token } : {});
+      for (const kv of page.items) this.objects.set(kv.key, deepFreeze(this.generic.decode(kv)));
+      this.revision = page.revision;
+      token = page.continue;
+    } while (token);
+    this.horizon = this.revision;
+    this.handle = await this.store.watch(prefix, { sinceRevision: this.revision }, {
+      onEvent: (e) => this.apply(e),
+      onProgress: (revision) => this.progress(revision),
+      onError: (err) => this.fail(err),
+    });
+  }
+
+  private apply(e: StoreEvent): void {
+    if (this.failed) return;
+    const object = deepFreeze(this.generic.decode({ key: e.key, value: e.value, modRevision: e.revision, createRevision: e.createRevision }));
+    const prev = e.type === 'update' ? this.objects.get(e.key) : undefined;
+    if (e.type === 'delete') this.objects.delete(e.key);
+    else this.objects.set(e.key, object);
+    this.revision = e.revision;
+    const event: CachedEvent = { type: e.type, key: e.key, revision: e.revision, object, prev };
+    this.events.push(event);
+    if (this.events.length > this.window * 2) {
+      // Trim in batches: the window stays between `window` and twice that, and trimming is amortised.
+      const dropped = this.events.length - this.window;
+      this.horizon = this.events[dropped - 1]!.revision;
+      this.events = this.events.slice(dropped);
+    }
+    for (const watcher of this.watchers) watcher.deliver(event);
+  }
+
+  private progress(revision: number): void {
+    if (this.failed || revision <= this.revision) return;
+    this.revision = revision;
+    for (const watcher of this.watchers) watcher.progress(revision);
+  }
+
+  /** The storage watch failed for good: every watch ends with the cause, and the next one starts a new cache. */
+  private fail(err: Error): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.handle?.close();
+    this.onFailure();
+    const cause = isStorageError(err, 'TooOld') ? tooOld(this.revision, err.revision) : new ApiError(500, 'InternalError', `Internal error occurred: watch failed: ${err.message}`);
+    for (const watcher of this.watchers) watcher.fail(errorEvent(cause));
+    this.watchers.clear();
+  }
+
+  stop(): void {
+    this.failed = true;
+    this.handle?.close();
+    for (const watcher of this.watchers) watcher.stopped = true;
+    this.watchers.clear();
+  }
+
+  /** Whether a watch resuming after `since` can be replayed from the window. */
+  covers(since: number): boolean {
+    return !this.failed && since >= this.horizon;
+  }
+
+  /**
+   * Serves a watch: its first events (the current state, or the window's events after `since`),
+   * then every later event. All of it happens in one turn of the event loop, so nothing falls
+   * between the replay and the live events.
+   */
+  serve(scope: CollectionScope, query: WatchQuery, initial: boolean, since: number, sink: WatchSink): ActiveWatch {
+    const filter = this.generic.collectionFilter(this.def, scope, query);
+    const matches = (obj: KubeObject): boolean => !filter || filter(obj);
+    const prefix = this.generic.prefix(this.def, scope);
+    const watcher = new CacheWatcher(this.def, prefix, matches, query.allowWatchBookmarks ?? false, initial ? this.revision : since, sink);
+    if (initial) {
+      const state = [...this.objects].filter(([key, obj]) => key.startsWith(prefix) && matches(obj)).sort(byKey);
+      for (const [, object] of state) sink.send({ type: 'ADDED', object });
+      if (query.sendInitialEvents && query.allowWatchBookmarks) sink.send(bookmark(this.def, this.revision, { [INITIAL_EVENTS_END]: 'true' }));
+    } else {
+      for (const event of this.events) if (event.revision > since) watcher.deliver(event);
+    }
+    this.watchers.add(watcher);
+    return {
+      stop: () => {
+        watcher.stopped = true;
+        this.watchers.delete(watcher);
+      },
+    };
+  }
+}
+
+/** The caches of every kind, each started by the first watch of its kind. */
+export class WatchCaches {
+  private readonly caches = new Map<ResourceDefinition, Promise<KindCache>>();
+  private stopped = false;
+
+  constructor(
+    private readonly generic: GenericStore,
+    private readonly store: Store,
+    private readonly window = DEFAULT_EVENT_WINDOW,
+  ) {}
+
+  private cacheFor(def: ResourceDefinition): Promise<KindCache> {
+    const known = this.caches.get(def);
+    if (known) return known;
+    // A cache that fails (or cannot load) is forgotten, so the next watch starts a new one.
+    const forget = (): void => {
+      if (this.caches.get(def) === loading) this.caches.delete(def);
+    };
+    const cache = new KindCache(def, this.generic, this.store, this.window, forget);
+    const loading = cache.load().then(() => cache);
+    loading.catch(forget);
+    this.caches.set(def, loading);
+    return loading;
+  }
+
+  /**
+   * Starts a watch, from the cache when it can answer, else from storage. Resolves once events
+   * will flow; rejects (before anything is sent) with an ApiError for a wrong request.
+   */
+  async startWatch(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, sink: WatchSink): Promise<ActiveWatch> {
+    checkWatchQuery(query);
+    if (this.stopped) return startStoreWatch(this.generic, this.store, def, scope, query, sink);
+    const cache = await this.cacheFor(def);
+    const initial = wantsInitialEvents(query);
+    const rv = Number(query.resourceVersion || '0');
+    if (initial) {
+      // Initial events asked to be at least as new as a revision the cache has not reached come from storage.
+      if (rv > cache.revision) return startStoreWatch(this.generic, this.store, def, scope, query, sink);
+      return cache.serve(scope, query, true, cache.revision, sink);
+    }
+    if (!cache.covers(rv)) return startStoreWatch(this.generic, this.store, def, scope, query, sink);
+    return cache.serve(scope, query, false, rv, sink);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const caches = [...this.caches.values()];
+    this.caches.clear();
+    for (const cache of await Promise.allSettled(caches)) if (cache.status === 'fulfilled') cache.value.stop();
+  }
+}
