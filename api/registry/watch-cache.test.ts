@@ -38,7 +38,7 @@ describe('WatchCaches', () => {
   let store: Store;
   let generic: GenericStore;
   let caches: WatchCaches;
-  const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5000, interval: 10 });
+  const eventually = (check: () => void | Promise<void>) => vi.waitFor(check, { timeout: 5000, interval: 10 });
   const create = (tenant: string, obj: KubeObject) => generic.create(configMaps, { tenant, namespace: 'ns' }, obj);
   const update = (tenant: string, name: string, change: (o: KubeObject) => void) =>
     generic.mutate(configMaps, { tenant, namespace: 'ns', name }, (o) => {
@@ -162,5 +162,21 @@ describe('WatchCaches', () => {
   it('refuses a wrong request before starting anything', async () => {
     await expect(caches.startWatch(configMaps, { tenant: 't1' }, { resourceVersion: 'abc' }, recorder().sink)).rejects.toThrow('invalid resource version "abc"');
     await expect(caches.startWatch(configMaps, { tenant: 't1' }, { sendInitialEvents: true }, recorder().sink)).rejects.toThrow(/requires setting resourceVersionMatch/);
+  });
+
+  it('lists a collection from memory for resourceVersion=0, by space and selector, at the cache revision', async () => {
+    await create('t1', cm('b', { app: 'web' }));
+    await create('t1', cm('a', { app: 'web' }));
+    await create('t1', cm('c', { app: 'db' }));
+    await create('t10', cm('a', { app: 'web' }));
+    const listed = await caches.list(configMaps, { tenant: 't1' }, { labelSelector: parseLabelSelector('app=web') });
+    expect(listed.items.map((o) => `${o.metadata.tenant}/${o.metadata.name}`)).toEqual(['t1/a', 't1/b']);
+    expect(Number(listed.metadata.resourceVersion)).toBe(await store.currentRevision());
+    const later = await create('t1', cm('d', { app: 'web' }));
+    await eventually(async () => {
+      const again = await caches.list(configMaps, { tenant: 't1' }, { labelSelector: parseLabelSelector('app=web') });
+      expect(again.items.map((o) => o.metadata.name)).toEqual(['a', 'b', 'd']);
+      expect(again.metadata.resourceVersion).toBe(later.metadata.resourceVersion);
+    });
   });
 });

@@ -13,7 +13,7 @@
 import { isStorageError } from '../../storage/errors.js';
 import type { Store, StoreWatch, WatchEvent as StoreEvent } from '../../storage/store.js';
 import { ApiError } from '../../src/server/status.js';
-import { ALL_TENANTS, type CollectionScope, type GenericStore } from './generic-store.js';
+import { ALL_TENANTS, type CollectionScope, type GenericStore, type ListResult } from './generic-store.js';
 import type { KubeObject } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { bookmark, checkWatchQuery, errorEvent, INITIAL_EVENTS_END, startStoreWatch, tooOld, wantsInitialEvents, type ActiveWatch, type ApiWatchEvent, type WatchQuery, type WatchSink } from './watch.js';
@@ -171,6 +171,16 @@ class KindCache {
     this.watchers.clear();
   }
 
+  /** The objects of a collection that meet its selectors, in key order, as of `revision`. */
+  state(scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): KubeObject[] {
+    const filter = this.generic.collectionFilter(this.def, scope, query);
+    const prefix = this.generic.prefix(this.def, scope);
+    return [...this.objects]
+      .filter(([key, obj]) => key.startsWith(prefix) && (!filter || filter(obj)))
+      .sort(byKey)
+      .map(([, obj]) => obj);
+  }
+
   /** Whether a watch resuming after `since` can be replayed from the window. */
   covers(since: number): boolean {
     return !this.failed && since >= this.horizon;
@@ -187,8 +197,7 @@ class KindCache {
     const prefix = this.generic.prefix(this.def, scope);
     const watcher = new CacheWatcher(this.def, prefix, matches, query.allowWatchBookmarks ?? false, initial ? this.revision : since, sink);
     if (initial) {
-      const state = [...this.objects].filter(([key, obj]) => key.startsWith(prefix) && matches(obj)).sort(byKey);
-      for (const [, object] of state) sink.send({ type: 'ADDED', object });
+      for (const object of this.state(scope, query)) sink.send({ type: 'ADDED', object });
       if (query.sendInitialEvents && query.allowWatchBookmarks) sink.send(bookmark(this.def, this.revision, { [INITIAL_EVENTS_END]: 'true' }));
     } else {
       for (const event of this.events) if (event.revision > since) watcher.deliver(event);
@@ -245,6 +254,15 @@ export class WatchCaches {
     }
     if (!cache.covers(rv)) return startStoreWatch(this.generic, this.store, def, scope, query, sink);
     return cache.serve(scope, query, false, rv, sink);
+  }
+
+  /**
+   * A LIST that accepts any recent state (`resourceVersion=0`), from memory: the collection as of
+   * the cache's revision. Like kube-apiserver's cache it has no pages (a limit is not applied).
+   */
+  async list(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): Promise<ListResult> {
+    const cache = await this.cacheFor(def);
+    return { items: cache.state(scope, query), metadata: { resourceVersion: String(cache.revision) } };
   }
 
   async stop(): Promise<void> {

@@ -60,18 +60,21 @@ export async function handleList(deps: HandlerDeps, req: ResourceRequest, reques
   const rvMatch = param(query, 'resourceVersionMatch');
   const labelSelector = labelSelectorParam(query);
   const fieldMatch = fieldSelectorParam(query, req.def);
-  const result = await deps.generic.list(
-    req.def,
-    { tenant: req.tenant, namespace: req.namespace },
-    {
-      labelSelector,
-      fieldMatch,
-      limit,
-      continue: param(query, 'continue') || undefined,
-      resourceVersion: param(query, 'resourceVersion'),
-      resourceVersionMatch: rvMatch === 'Exact' || rvMatch === 'NotOlderThan' ? rvMatch : undefined,
-    },
-  );
+  const scope = { tenant: req.tenant, namespace: req.namespace };
+  const resourceVersion = param(query, 'resourceVersion');
+  const continueToken = param(query, 'continue') || undefined;
+  // resourceVersion=0 accepts any recent state: the watch cache answers from memory, as in kube-apiserver.
+  const fromCache = resourceVersion === '0' && continueToken === undefined && rvMatch !== 'Exact';
+  const result = fromCache
+    ? await deps.watchCaches.list(req.def, scope, { labelSelector, fieldMatch })
+    : await deps.generic.list(req.def, scope, {
+        labelSelector,
+        fieldMatch,
+        limit,
+        continue: continueToken,
+        resourceVersion,
+        resourceVersionMatch: rvMatch === 'Exact' || rvMatch === 'NotOlderThan' ? rvMatch : undefined,
+      });
   // The shared defaults follow the space's own objects, on the last page.
   if (seesSharedDefaults(req) && !result.metadata.continue) {
     result.items.push(...(await sharedDefaults(deps, req, labelSelector, fieldMatch)));
