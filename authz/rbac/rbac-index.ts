@@ -105,14 +105,6 @@ class SpacePolicy {
   }
 }
 
-/** Where a check looks: a space's policy, which of its bindings count, and where its ClusterRoles may also come from. */
-interface PolicyScope {
-  policy: SpacePolicy;
-  /** RoleBindings of this namespace count too; undefined: only ClusterRoleBindings. */
-  namespace: string | undefined;
-  fallback: SpacePolicy | undefined;
-}
-
 export class RbacIndex {
   private readonly spaces = new Map<string, SpacePolicy>();
   /** The system space's labeled defaults, seen by every space. */
@@ -160,41 +152,20 @@ export class RbacIndex {
   }
 
   /**
-   * Where a user's permissions in a space come from. A tenant's users: their space's bindings
-   * and the shared defaults. System users: the system space's bindings, whose ClusterRoleBindings
-   * reach every space (its RoleBindings only its own namespaces).
-   */
-  private scopes(user: UserInfo, tenant: string, namespace: string | undefined): PolicyScope[] {
-    if (user.tenant === SYSTEM_TENANT) {
-      const system = this.spaces.get(SYSTEM_TENANT);
-      return system ? [{ policy: system, namespace: tenant === SYSTEM_TENANT ? namespace : undefined, fallback: undefined }] : [];
-    }
-    if (user.tenant !== tenant) return [];
-    const own = this.spaces.get(tenant);
-    const scopes: PolicyScope[] = [{ policy: this.shared, namespace: undefined, fallback: undefined }];
-    if (own) scopes.unshift({ policy: own, namespace, fallback: this.shared });
-    return scopes;
-  }
-
-  /**
    * Visits the rules that apply to the user in a space and namespace until `visit` answers true;
-   * returns that rule and where it came from, or undefined.
+   * returns that rule and where it came from, or undefined. Where they come from: for a tenant's
+   * users, their space's bindings and the shared defaults; for system users, the system space's
+   * bindings, whose ClusterRoleBindings reach every space (its RoleBindings only its own
+   * namespaces). Checked on every request: no allocation beyond the subject keys.
    */
   find(user: UserInfo, tenant: string, namespace: string | undefined, visit: (rule: PolicyRule) => boolean): RuleSource | undefined {
-    const keys = subjectKeysOf(user);
-    for (const scope of this.scopes(user, tenant, namespace)) {
-      for (const key of keys) {
-        const entries = scope.policy.bindingsBySubject.get(key);
-        if (!entries) continue;
-        for (const entry of entries) {
-          if (entry.namespace !== '' && entry.namespace !== scope.namespace) continue;
-          const rules = scope.policy.rulesOf(entry, scope.fallback);
-          if (!rules) continue;
-          for (const rule of rules) if (visit(rule)) return { entry, rule };
-        }
-      }
+    if (user.tenant === SYSTEM_TENANT) {
+      const system = this.spaces.get(SYSTEM_TENANT);
+      return system && findForUser(system, undefined, user, tenant === SYSTEM_TENANT ? namespace : undefined, visit);
     }
-    return undefined;
+    if (user.tenant !== tenant) return undefined;
+    const own = this.spaces.get(tenant);
+    return (own && findForUser(own, this.shared, user, namespace, visit)) ?? findForUser(this.shared, undefined, user, undefined, visit);
   }
 
   /** Every rule that applies to the user in a space and namespace (SelfSubjectRulesReview, escalation checks). */
@@ -220,8 +191,26 @@ export class RbacIndex {
   }
 }
 
-function subjectKeysOf(user: UserInfo): string[] {
-  const keys = [`u:${user.name}`];
-  for (const group of user.groups) keys.push(`g:${group}`);
-  return keys;
+/** The user's bindings in one policy (by name, then by each group), until `visit` answers true. */
+function findForUser(policy: SpacePolicy, fallback: SpacePolicy | undefined, user: UserInfo, namespace: string | undefined, visit: (rule: PolicyRule) => boolean): RuleSource | undefined {
+  const found = findForSubject(policy, fallback, `u:${user.name}`, namespace, visit);
+  if (found) return found;
+  for (const group of user.groups) {
+    const viaGroup = findForSubject(policy, fallback, `g:${group}`, namespace, visit);
+    if (viaGroup) return viaGroup;
+  }
+  return undefined;
+}
+
+/** One subject's bindings: ClusterRoleBindings, and RoleBindings of `namespace` (none when undefined). */
+function findForSubject(policy: SpacePolicy, fallback: SpacePolicy | undefined, key: string, namespace: string | undefined, visit: (rule: PolicyRule) => boolean): RuleSource | undefined {
+  const entries = policy.bindingsBySubject.get(key);
+  if (!entries) return undefined;
+  for (const entry of entries) {
+    if (entry.namespace !== '' && entry.namespace !== namespace) continue;
+    const rules = policy.rulesOf(entry, fallback);
+    if (!rules) continue;
+    for (const rule of rules) if (visit(rule)) return { entry, rule };
+  }
+  return undefined;
 }
