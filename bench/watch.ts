@@ -1,9 +1,10 @@
 /**
  * Watch fan-out benchmark, in process: W watchers of one space's ConfigMaps while C ConfigMaps are
- * created (64 in flight); the time until every watcher has every event. Two ways of serving the
- * same watches, on each backend, in the same run:
+ * created (64 in flight); the time until every watcher has every event, each encoded as the JSON
+ * line an HTTP watch stream would carry. Two ways of serving the same watches, on each backend, in
+ * the same run:
  *   - one storage watch per watcher (the baseline: what the server did before its watch cache);
- *   - the watch cache (one storage watch per kind, each event decoded once and fanned out).
+ *   - the watch cache (one storage watch per kind, each event decoded and encoded once, fanned out).
  * The ratio is events delivered per second, cache over baseline.
  *
  *   npm run bench:watch
@@ -20,6 +21,7 @@ import { startStoreWatch, type ActiveWatch, type WatchSink } from '../api/regist
 import { findEtcdBinary, startEtcd } from '../e2e/harness/etcd.js';
 import { openEtcdStore } from '../storage/etcd/etcd-store.js';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { encodeWatchEvent } from '../src/server/negotiate.js';
 import type { Store } from '../storage/store.js';
 
 const WATCHERS = 200;
@@ -35,10 +37,12 @@ type StartWatch = (generic: GenericStore, store: Store, sink: WatchSink) => Prom
 async function measure(store: Store, tenant: string, start: StartWatch): Promise<{ perSecond: number; ms: number }> {
   const generic = new GenericStore(store);
   let delivered = 0;
+  let encoded = 0;
   let done: () => void = () => undefined;
   const allDelivered = new Promise<void>((resolve) => (done = resolve));
   const sink: WatchSink = {
     send: (event) => {
+      encoded += encodeWatchEvent({ kind: 'json' }, event).length;
       if (event.type === 'ADDED' && ++delivered === WATCHERS * CREATES) done();
     },
     end: () => undefined,
@@ -57,6 +61,7 @@ async function measure(store: Store, tenant: string, start: StartWatch): Promise
   await allDelivered;
   const ms = performance.now() - t0;
   for (const w of watches) w.stop();
+  if (encoded === 0) throw new Error('nothing was encoded');
   return { perSecond: (WATCHERS * CREATES) / (ms / 1000), ms };
 }
 
@@ -95,7 +100,7 @@ async function main(): Promise<void> {
   } else {
     rows.push('| etcd | not measured: no etcd binary | | |');
   }
-  console.log(`\nWatch fan-out (${WATCHERS} watchers of one space's ConfigMaps, ${f(CREATES)} creates at ${IN_FLIGHT} in flight; events delivered to all watchers)\n`);
+  console.log(`\nWatch fan-out (${WATCHERS} watchers of one space's ConfigMaps, ${f(CREATES)} creates at ${IN_FLIGHT} in flight; events delivered to all watchers, each encoded as a JSON watch line)\n`);
   console.log('| backend | one storage watch per watcher: events/s | watch cache: events/s | cache vs per-watcher |');
   console.log('|---|---|---|---|');
   for (const row of rows) console.log(row);

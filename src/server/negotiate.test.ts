@@ -99,4 +99,17 @@ describe('watch streams', () => {
     expect(watchContentType(format)).toBe('application/json');
     expect(encodeWatchEvent(format, { type: 'ERROR', object: status })).toBe(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
   });
+
+  it('encode a frozen (watch-cache) object once per format and event type, and anything else every time', () => {
+    const shared = Object.freeze({ apiVersion: 'v1', kind: 'ConfigMap', metadata: Object.freeze({ name: 'a', resourceVersion: '7' }) });
+    const protobuf = watchFormat(protobufClient, shared);
+    const first = encodeWatchEvent(protobuf, { type: 'ADDED', object: shared });
+    expect(encodeWatchEvent(protobuf, { type: 'ADDED', object: shared })).toBe(first);
+    expect(decodeWatchFrames(encodeWatchEvent(protobuf, { type: 'MODIFIED', object: shared }) as Buffer)).toEqual([{ type: 'MODIFIED', object: { ...shared, metadata: { ...shared.metadata } } }]);
+    expect(encodeWatchEvent({ kind: 'json' }, { type: 'ADDED', object: shared })).toBe(`${JSON.stringify({ type: 'ADDED', object: shared })}\n`);
+    const changing = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } };
+    encodeWatchEvent({ kind: 'json' }, { type: 'ADDED', object: changing });
+    changing.metadata.name = 'b';
+    expect(encodeWatchEvent({ kind: 'json' }, { type: 'ADDED', object: changing })).toContain('"name":"b"');
+  });
 });

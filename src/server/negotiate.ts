@@ -109,8 +109,33 @@ export function watchContentType(format: BodyFormat): string {
   return format === 'protobuf' ? `${PROTOBUF_MEDIA_TYPE};stream=watch` : 'application/json';
 }
 
+/**
+ * Encoded watch events of frozen objects, by object, format and event type. The watch cache hands
+ * every watcher the same frozen object, so an event is encoded once per format however many
+ * watchers stream it; unfrozen objects (which could still change) are encoded each time.
+ */
+const encodedEvents = new WeakMap<object, Map<string, string | Buffer>>();
+
 /** One watch event as the stream carries it: a length-prefixed protobuf frame, or a JSON line. */
 export function encodeWatchEvent(format: BodyFormat, event: { type: string; object: unknown }): string | Buffer {
+  const object = event.object;
+  if (typeof object !== 'object' || object === null || !Object.isFrozen(object)) return encodeWatchEventOnce(format, event);
+  let encodings = encodedEvents.get(object);
+  if (!encodings) {
+    encodings = new Map();
+    encodedEvents.set(object, encodings);
+  }
+  // Every format but protobuf streams JSON lines.
+  const key = `${format === 'protobuf' ? 'protobuf' : 'json'} ${event.type}`;
+  let encoded = encodings.get(key);
+  if (encoded === undefined) {
+    encoded = encodeWatchEventOnce(format, event);
+    encodings.set(key, encoded);
+  }
+  return encoded;
+}
+
+function encodeWatchEventOnce(format: BodyFormat, event: { type: string; object: unknown }): string | Buffer {
   if (format !== 'protobuf') return JSON.stringify(event) + '\n';
   if (!typeMetaOf(event.object)) throw new Error(`a ${event.type} watch event object has no kind and apiVersion`);
   return encodeWatchFrame({ type: event.type, object: event.object as TypedObject });
