@@ -514,6 +514,29 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
       });
     });
 
+    describe('a list or watch pinned to one name by its field selector', () => {
+      it('is authorized as a request for that name, so rules limited to resourceNames allow it (kubectl get cm settings -w)', async () => {
+        const carol = user('t3', 'carol');
+        const base = '/api/v1/namespaces/dev/configmaps';
+        const pinned = (name: string, watch: boolean) => `${base}?fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}${watch ? '&watch=true&timeoutSeconds=1' : ''}`;
+        expect((await carol.api.request('GET', pinned('settings', false))).status).toBe(200);
+        expect((await carol.api.request('GET', pinned('settings', true))).status).toBe(200);
+        const other = await carol.api.request('GET', pinned('other', true));
+        expect(other.status).toBe(403);
+        expect(other.json()).toMatchObject({ message: 'configmaps "other" is forbidden: User "carol" cannot watch resource "configmaps" in API group "" in the namespace "dev"' });
+        const unpinned = await carol.api.request('GET', base);
+        expect(unpinned.json()).toMatchObject({ message: 'configmaps is forbidden: User "carol" cannot list resource "configmaps" in API group "" in the namespace "dev"' });
+        const watched = carol.kubectl.start(['get', 'configmap', 'settings', '-n', 'dev', '-w', '-o', 'name', '-v=6'], { timeoutMs: 30_000 });
+        try {
+          await watched.waitForLog(/watch=true.*200 OK/);
+          await watched.waitForOutput(/configmap\/settings/);
+        } finally {
+          const out = await watched.stop();
+          expect(out.stderr).not.toContain('Forbidden');
+        }
+      });
+    });
+
     describe('kubectl auth can-i --list', () => {
       /** The rows of `can-i --list` as `resource|names|verbs` (and `url|verbs` for non-resource rules). */
       function listedRules(stdout: string): string[] {

@@ -10,6 +10,8 @@ import type { AccessAttributes, Authorizer } from '../../authz/authorize.js';
 import { impersonate } from '../../authz/impersonate.js';
 import { resolveTenant, type TenantExists } from '../../authz/resolve-tenant.js';
 import { anonymousUser } from '../../authz/user.js';
+import { parseFieldSelector, pinnedValue } from '../../api/selection/field-selector.js';
+import { isValidPathSegmentName } from '../../api/validation/names.js';
 import { requestInfoOf } from './request-context.js';
 import type { RequestInfo } from './request-info.js';
 import { ApiError } from './status.js';
@@ -22,10 +24,27 @@ function isAnonymous(info: RequestInfo | null): boolean {
   return info?.kind === 'nonresource' && ANONYMOUS_ROOTS.has(info.path.split('/')[1] ?? '');
 }
 
+/**
+ * The object a list or watch is pinned to by `fieldSelector=metadata.name=<n>` (`kubectl get cm app
+ * -w`): kube-apiserver authorizes it as a request for that name, so rules limited to resourceNames
+ * allow it. A selector that does not parse names nothing here; its handler answers 400.
+ */
+function pinnedName(query: unknown): string | undefined {
+  const selector = (query as Record<string, unknown> | undefined)?.fieldSelector;
+  if (typeof selector !== 'string' || !selector.includes('metadata.name')) return undefined;
+  try {
+    const name = pinnedValue(parseFieldSelector(selector), 'metadata.name');
+    return name && isValidPathSegmentName(name).length === 0 ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The attributes authorization decides on, as kube-apiserver derives them from the request. */
-function attributesOf(info: RequestInfo, tenant: string): AccessAttributes {
+function attributesOf(info: RequestInfo, tenant: string, query: unknown): AccessAttributes {
   if (info.kind === 'nonresource') return { verb: info.verb, path: info.path, tenant };
-  return { verb: info.verb, group: info.group, resource: info.resource, subresource: info.subresource, namespace: info.namespace, name: info.name, tenant };
+  const name = info.name ?? (info.verb === 'list' || info.verb === 'watch' ? pinnedName(query) : undefined);
+  return { verb: info.verb, group: info.group, resource: info.resource, subresource: info.subresource, namespace: info.namespace, name, tenant };
 }
 
 export function authenticateRequest(authenticate: Authenticator, authorizer: Authorizer, tenantExists: TenantExists): onRequestAsyncHookHandler {
@@ -40,7 +59,7 @@ export function authenticateRequest(authenticate: Authenticator, authorizer: Aut
     const user = impersonate(authenticated, request.raw.rawHeaders, authorizer);
     const tenant = info ? resolveTenant(info, user, tenantExists) : '';
     // A path that is no request at all is answered 404 by routing.
-    if (info) authorizer.assertAuthorized(user, attributesOf(info, tenant));
+    if (info) authorizer.assertAuthorized(user, attributesOf(info, tenant, request.query));
     request.kube = { user, info, tenant };
   };
 }
