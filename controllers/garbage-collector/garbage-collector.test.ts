@@ -27,7 +27,7 @@ describe('GarbageCollector (informers over every space, in-process)', () => {
   const startCollector = async () => {
     const caches = new WatchCaches(generic, fx.store);
     watchCaches = caches;
-    informers = new InformerFactory((def) => inProcessSource(generic, caches, def), (err) => log.error({ err }, 'informer error'));
+    informers = new InformerFactory((def) => inProcessSource(caches, def), (err) => log.error({ err }, 'informer error'));
     const collector = new GarbageCollector({ generic, registry: fx.registry, informers, log });
     informers.start();
     collector.start();

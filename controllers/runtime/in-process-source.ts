@@ -1,17 +1,18 @@
 /**
- * An informer source that reads the server's own store directly: the controllers that run inside
+ * An informer source over the server's own watch cache: the controllers that run inside
  * `serve` list and watch every space without a network round trip.
  */
-import { ALL_TENANTS, type GenericStore } from '../../api/registry/generic-store.js';
+import { ALL_TENANTS } from '../../api/registry/generic-store.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import type { WatchCaches } from '../../api/registry/watch-cache.js';
 import type { ListWatchSource } from './informer.js';
 
-export function inProcessSource(generic: GenericStore, watchCaches: WatchCaches, def: ResourceDefinition): ListWatchSource {
+export function inProcessSource(watchCaches: WatchCaches, def: ResourceDefinition): ListWatchSource {
   const scope = { tenant: ALL_TENANTS };
   return {
     async list() {
-      const result = await generic.list(def, scope);
+      // The watch cache's state: no second listing of storage, and the same (frozen) objects its watches send.
+      const result = await watchCaches.list(def, scope, {});
       return { items: result.items, resourceVersion: result.metadata.resourceVersion };
     },
     async watch(resourceVersion, onEvent, onEnd) {
