@@ -56,7 +56,14 @@ describe('bootstrap policy objects', () => {
     expect(roleNames).toEqual([
       'cluster-admin', 'admin', 'edit', 'view',
       'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
-      'system:discovery', 'system:basic-user', 'system:public-info-viewer',
+      'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
+    ]);
+  });
+
+  it('system:auth-delegator may ask token and access reviews, and nothing else', () => {
+    expect(role('system:auth-delegator').rules).toEqual([
+      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
     ]);
   });
 

@@ -194,6 +194,8 @@ export function bootstrapClusterRoles(): KubeObject[] {
     ]),
     // What is safe to show even to callers without credentials.
     clusterRole('system:public-info-viewer', [urlRule(['get'], HEALTH_URLS)]),
+    // For servers that delegate to this one (webhooks, aggregated APIs): ask whose a token is, and what someone may do.
+    clusterRole('system:auth-delegator', [rule(['create'], [AUTHENTICATION], ['tokenreviews']), rule(['create'], [AUTHORIZATION], ['subjectaccessreviews'])]),
   ];
 }
 
