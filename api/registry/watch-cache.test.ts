@@ -179,4 +179,15 @@ describe('WatchCaches', () => {
       expect(again.metadata.resourceVersion).toBe(later.metadata.resourceVersion);
     });
   });
+
+  it('ends only the watcher whose sink throws; the others go on', async () => {
+    const broken = { send: () => { throw new Error('cannot encode'); }, end: vi.fn() };
+    const healthy = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, broken);
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, healthy.sink);
+    await create('t1', cm('a'));
+    await create('t1', cm('b'));
+    await eventually(() => expect(healthy.lines()).toEqual(['ADDED t1/a', 'ADDED t1/b']));
+    expect(broken.end).toHaveBeenCalledTimes(1);
+  });
 });

@@ -61,19 +61,30 @@ class CacheWatcher {
     if (this.stopped) return;
     const event = this.translate(e);
     this.since = Math.max(this.since, e.revision);
-    if (event) this.sink.send(event);
+    if (event) this.send(event);
   }
 
   progress(revision: number): void {
     if (this.stopped || revision <= this.since) return;
     this.since = revision;
-    if (this.bookmarks) this.sink.send(bookmark(this.def, revision));
+    if (this.bookmarks) this.send(bookmark(this.def, revision));
+  }
+
+  /** A watcher whose sink throws ends alone; the cache and the other watchers go on. */
+  private send(event: ApiWatchEvent): void {
+    try {
+      this.sink.send(event);
+    } catch {
+      this.stopped = true;
+      this.sink.end();
+    }
   }
 
   fail(event: ApiWatchEvent): void {
     if (this.stopped) return;
+    this.send(event);
+    if (this.stopped) return;
     this.stopped = true;
-    this.sink.send(event);
     this.sink.end();
   }
 }
