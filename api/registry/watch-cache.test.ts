@@ -50,7 +50,7 @@ describe('WatchCaches', () => {
     dir = mkdtempSync(join(tmpdir(), 'watch-cache-'));
     store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
     generic = new GenericStore(store);
-    caches = new WatchCaches(generic, store, 4);
+    caches = new WatchCaches(generic, store, { events: 4, bytes: 1024 * 1024 });
   });
 
   afterEach(async () => {
@@ -189,5 +189,25 @@ describe('WatchCaches', () => {
     await create('t1', cm('b'));
     await eventually(() => expect(healthy.lines()).toEqual(['ADDED t1/a', 'ADDED t1/b']));
     expect(broken.end).toHaveBeenCalledTimes(1);
+  });
+
+  it('bounds the window by bytes too: large objects push older events out sooner', async () => {
+    const small = new WatchCaches(generic, store, { events: 1000, bytes: 8 * 1024 });
+    try {
+      const first = recorder();
+      await small.startWatch(configMaps, { tenant: 't1' }, {}, first.sink);
+      const a = await create('t1', cm('a'));
+      for (let i = 0; i < 4; i += 1) await create('t1', cm(`big${i}`, {}, 'x'.repeat(3000)));
+      await eventually(() => expect(first.lines()).toHaveLength(5));
+      const watchSpy = vi.spyOn(store, 'watch');
+      const resumed = recorder();
+      const handle = await small.startWatch(configMaps, { tenant: 't1' }, { resourceVersion: a.metadata.resourceVersion }, resumed.sink);
+      // `a`'s successors no longer fit: the resume is served by a storage watch, with the same events.
+      expect(watchSpy).toHaveBeenCalledTimes(1);
+      await eventually(() => expect(resumed.lines()).toEqual(['ADDED t1/big0', 'ADDED t1/big1', 'ADDED t1/big2', 'ADDED t1/big3']));
+      handle.stop();
+    } finally {
+      await small.stop();
+    }
   });
 });

@@ -18,8 +18,17 @@ import type { KubeObject } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { bookmark, checkWatchQuery, errorEvent, INITIAL_EVENTS_END, startStoreWatch, tooOld, wantsInitialEvents, type ActiveWatch, type ApiWatchEvent, type WatchQuery, type WatchSink } from './watch.js';
 
-/** How many recent events each kind keeps for watches that resume from a revision. */
-export const DEFAULT_EVENT_WINDOW = 1024;
+/**
+ * How much history each kind keeps for watches that resume from a revision: at most this many
+ * events, and at most this many bytes of stored values (objects may be up to 3 MiB; a window of
+ * large ones must not hold gigabytes). A resume from before the window gets a storage watch.
+ */
+export interface EventWindow {
+  events: number;
+  bytes: number;
+}
+
+export const DEFAULT_EVENT_WINDOW: EventWindow = { events: 1024, bytes: 32 * 1024 * 1024 };
 
 interface CachedEvent {
   type: StoreEvent['type'];
@@ -28,6 +37,8 @@ interface CachedEvent {
   object: KubeObject;
   /** The object before an update; undefined for creates and deletes. */
   prev: KubeObject | undefined;
+  /** The stored bytes the event holds (its value and the previous one), for the window's bound. */
+  bytes: number;
 }
 
 /** One watch served by a cache: its storage prefix, its selectors, and where it stands. */
@@ -108,6 +119,8 @@ class KindCache {
   private events: CachedEvent[] = [];
   /** Every event with a revision above this one is in `events`. */
   private horizon = 0;
+  /** The bytes the kept events hold. */
+  private eventBytes = 0;
   /** The latest revision the cache has caught up with. */
   revision = 0;
   private readonly watchers = new Set<CacheWatcher>();
@@ -118,7 +131,7 @@ class KindCache {
     readonly def: ResourceDefinition,
     private readonly generic: GenericStore,
     private readonly store: Store,
-    private readonly window: number,
+    private readonly window: EventWindow,
     private readonly onFailure: () => void,
   ) {}
 
@@ -147,15 +160,26 @@ class KindCache {
     if (e.type === 'delete') this.objects.delete(e.key);
     else this.objects.set(e.key, object);
     this.revision = e.revision;
-    const event: CachedEvent = { type: e.type, key: e.key, revision: e.revision, object, prev };
+    const event: CachedEvent = { type: e.type, key: e.key, revision: e.revision, object, prev, bytes: e.value.length + (e.prevValue?.length ?? 0) };
     this.events.push(event);
-    if (this.events.length > this.window * 2) {
-      // Trim in batches: the window stays between `window` and twice that, and trimming is amortised.
-      const dropped = this.events.length - this.window;
-      this.horizon = this.events[dropped - 1]!.revision;
-      this.events = this.events.slice(dropped);
-    }
+    this.eventBytes += event.bytes;
+    if (this.events.length > this.window.events * 2 || this.eventBytes > this.window.bytes) this.trim();
     for (const watcher of this.watchers) watcher.deliver(event);
+  }
+
+  /**
+   * Drops the oldest events down to the window's count and half its bytes: trimming in batches
+   * keeps its cost amortised over the events that caused it.
+   */
+  private trim(): void {
+    let dropped = 0;
+    while (dropped < this.events.length && (this.events.length - dropped > this.window.events || this.eventBytes > this.window.bytes / 2)) {
+      this.eventBytes -= this.events[dropped]!.bytes;
+      dropped += 1;
+    }
+    if (dropped === 0) return;
+    this.horizon = this.events[dropped - 1]!.revision;
+    this.events = this.events.slice(dropped);
   }
 
   private progress(revision: number): void {
@@ -231,7 +255,7 @@ export class WatchCaches {
   constructor(
     private readonly generic: GenericStore,
     private readonly store: Store,
-    private readonly window = DEFAULT_EVENT_WINDOW,
+    private readonly window: EventWindow = DEFAULT_EVENT_WINDOW,
   ) {}
 
   private cacheFor(def: ResourceDefinition): Promise<KindCache> {
