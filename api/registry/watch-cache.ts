@@ -16,7 +16,7 @@ import { ApiError } from '../../src/server/status.js';
 import { ALL_TENANTS, type CollectionScope, type GenericStore, type ListResult } from './generic-store.js';
 import type { KubeObject } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
-import { bookmark, checkWatchQuery, errorEvent, INITIAL_EVENTS_END, startStoreWatch, tooOld, wantsInitialEvents, type ActiveWatch, type ApiWatchEvent, type WatchQuery, type WatchSink } from './watch.js';
+import { bookmark, checkWatchQuery, errorEvent, INITIAL_EVENTS_END, selectionEvent, startStoreWatch, tooOld, wantsInitialEvents, type ActiveWatch, type ApiWatchEvent, type WatchQuery, type WatchSink } from './watch.js';
 
 /**
  * How much history each kind keeps for watches that resume from a revision: at most this many
@@ -55,17 +55,10 @@ class CacheWatcher {
     private readonly sink: WatchSink,
   ) {}
 
-  /** The event as this watcher sees it (an object leaving its selection is DELETED, one entering ADDED), or null. */
+  /** The event as this watcher sees it, or null when it is outside its space or selection, or already covered. */
   private translate(e: CachedEvent): ApiWatchEvent | null {
     if (e.revision <= this.since || !e.key.startsWith(this.prefix)) return null;
-    const now = this.matches(e.object);
-    if (e.type === 'delete') return now ? { type: 'DELETED', object: e.object } : null;
-    if (e.prev === undefined) return now ? { type: 'ADDED', object: e.object } : null;
-    const before = this.matches(e.prev);
-    if (now && before) return { type: 'MODIFIED', object: e.object };
-    if (now) return { type: 'ADDED', object: e.object };
-    if (before) return { type: 'DELETED', object: e.object };
-    return null;
+    return selectionEvent(e.type, e.object, e.prev, this.matches);
   }
 
   deliver(e: CachedEvent): void {

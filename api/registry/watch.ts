@@ -149,15 +149,25 @@ export function tooOld(requested: number, oldest: number): ApiError {
   return expired(`too old resource version: ${requested} (${oldest})`);
 }
 
-/** A storage event as the watcher sees it through its filter, or null when it does not concern them. */
-function translate(generic: GenericStore, e: StoreEvent, matches: (obj: KubeObject) => boolean): ApiWatchEvent | null {
-  const object = generic.decode({ key: e.key, value: e.value, modRevision: e.revision, createRevision: e.createRevision });
-  if (e.type === 'delete') return matches(object) ? { type: 'DELETED', object } : null;
+/**
+ * A change as a watcher sees it through its selection: an object entering it is ADDED, one leaving
+ * it DELETED, as kube-apiserver does. `prev` is the object before an update (undefined for a create,
+ * or an update whose earlier state is unknown); `matches` is the watcher's selection.
+ */
+export function selectionEvent(type: StoreEvent['type'], object: KubeObject, prev: KubeObject | undefined, matches: (obj: KubeObject) => boolean): ApiWatchEvent | null {
   const now = matches(object);
-  if (e.type === 'create' || e.prevValue === undefined) return now ? { type: 'ADDED', object } : null;
-  const before = matches(generic.decode({ key: e.key, value: e.prevValue, modRevision: e.revision, createRevision: e.createRevision }));
+  if (type === 'delete') return now ? { type: 'DELETED', object } : null;
+  if (type === 'create' || prev === undefined) return now ? { type: 'ADDED', object } : null;
+  const before = matches(prev);
   if (now && before) return { type: 'MODIFIED', object };
   if (now) return { type: 'ADDED', object };
   if (before) return { type: 'DELETED', object };
   return null;
+}
+
+/** A storage event as the watcher sees it through its filter, or null when it does not concern them. */
+function translate(generic: GenericStore, e: StoreEvent, matches: (obj: KubeObject) => boolean): ApiWatchEvent | null {
+  const decode = (value: string): KubeObject => generic.decode({ key: e.key, value, modRevision: e.revision, createRevision: e.createRevision });
+  const prev = e.type === 'update' && e.prevValue !== undefined ? decode(e.prevValue) : undefined;
+  return selectionEvent(e.type, decode(e.value), prev, matches);
 }
