@@ -13,12 +13,12 @@
  *   t4      escalation prevention (alice: view plus the right to write roles and bindings).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient, ApiResponse } from './harness/api-client.js';
+import type { ApiClient } from './harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlResult, type KubectlVersion, type RunOptions } from './harness/kubectl.js';
 import { parseTable } from './harness/kubectl-output.js';
-import { collectionPath, configMap, deployment, namespace, pod, secret, type Manifest } from './harness/manifests.js';
-import { certificateKubeconfig, eventually, userKubeconfig, waitForTenantPhase } from './harness/spaces.js';
+import { configMap, deployment, namespace, pod, secret, type Manifest } from './harness/manifests.js';
+import { certificateKubeconfig, createInSpace, eventually, inSpace, userKubeconfig, waitForTenantPhase } from './harness/spaces.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
@@ -73,13 +73,6 @@ function binding(name: string, roleRef: { kind: 'Role' | 'ClusterRole'; name: st
     roleRef: { apiGroup: RBAC, ...roleRef },
     subjects: subjects.map(subjectOf),
   };
-}
-
-function pathOf(m: Manifest): string {
-  const rbac: Record<string, string> = { ClusterRole: 'clusterroles', ClusterRoleBinding: 'clusterrolebindings', Role: 'roles', RoleBinding: 'rolebindings' };
-  const resource = rbac[m.kind];
-  if (resource === undefined) return collectionPath(m);
-  return m.metadata.namespace !== undefined ? `/apis/${RBAC_V1}/namespaces/${m.metadata.namespace}/${resource}` : `/apis/${RBAC_V1}/${resource}`;
 }
 
 /** A kube-apiserver refusal of a resource request, exactly as it words it when RBAC has no rule. */
@@ -277,16 +270,7 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
       return u;
     };
 
-    /** The system admin's request inside a space, through the `/tenants/<t>` prefix. */
-    const inSpace = (tenant: string, method: string, path: string, json?: unknown): Promise<ApiResponse> =>
-      cluster.api.request(method, `/tenants/${tenant}${path}`, json === undefined ? {} : { json });
 
-    async function createIn(tenant: string, ...manifests: Manifest[]): Promise<void> {
-      for (const m of manifests) {
-        const res = await inSpace(tenant, 'POST', pathOf(m), m);
-        if (res.status !== 201) throw new Error(`creating ${m.kind} ${m.metadata.name} in ${tenant}: ${res.status} ${res.body}`);
-      }
-    }
 
     async function addUser(tenant: string, name: string, opts: { token?: boolean; groups?: string[] } = {}): Promise<User> {
       const issued = opts.token
@@ -346,15 +330,15 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
       );
 
       // t1, t2: a pod each, to tell what alice lists.
-      await createIn('t1', pod('default', 'demo-t1'));
-      await createIn('t2', pod('default', 'demo-t2'), secret('default', 'only-in-t2', { password: 'of-t2' }));
+      await createInSpace(cluster, 't1', pod('default', 'demo-t1'));
+      await createInSpace(cluster, 't2', pod('default', 'demo-t2'), secret('default', 'only-in-t2', { password: 'of-t2' }));
 
       // t3: two namespaces with the same objects, and the table's grants.
-      await createIn('t3', namespace('dev'), namespace('prod'));
+      await createInSpace(cluster, 't3', namespace('dev'), namespace('prod'));
       for (const ns of ['dev', 'prod']) {
-        await createIn('t3', pod(ns, 'web'), pod(ns, 'db'), secret(ns, 's1', { password: 'x' }), configMap(ns, 'settings', { a: '1' }), deployment(ns, 'app', 1));
+        await createInSpace(cluster, 't3', pod(ns, 'web'), pod(ns, 'db'), secret(ns, 's1', { password: 'x' }), configMap(ns, 'settings', { a: '1' }), deployment(ns, 'app', 1));
       }
-      await createIn(
+      await createInSpace(cluster, 
         't3',
         binding('view-alice', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'User', name: 'alice' }]),
         binding('edit-bob', { kind: 'ClusterRole', name: 'edit' }, [{ kind: 'User', name: 'bob' }], 'dev'),
@@ -369,7 +353,7 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
       );
 
       // t4: alice reads everything view allows and may write roles and bindings, nothing more.
-      await createIn(
+      await createInSpace(cluster, 
         't4',
         clusterRole('rbac-writer', [{ apiGroups: [RBAC], resources: ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'], verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'] }]),
         binding('view-alice', { kind: 'ClusterRole', name: 'view' }, [{ kind: 'User', name: 'alice' }]),
@@ -625,7 +609,7 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
         expect(viewBob.code, viewBob.stderr).toBe(0);
         // Nothing was written by the refusals.
         for (const path of [`/apis/${RBAC_V1}/namespaces/default/roles/secret-reader`, `/apis/${RBAC_V1}/namespaces/default/rolebindings/alice-edit`, `/apis/${RBAC_V1}/clusterrolebindings/alice-edit`]) {
-          expect((await inSpace('t4', 'GET', path)).status, path).toBe(404);
+          expect((await inSpace(cluster, 't4', 'GET', path)).status, path).toBe(404);
         }
         // Nor may she widen a role she is allowed to write.
         const widened = await alice.run(['patch', 'role', 'pod-reader', '-n', 'default', '--type=json', '-p', '[{"op":"add","path":"/rules/-","value":{"apiGroups":[""],"resources":["secrets"],"verbs":["get"]}}]']);
@@ -635,7 +619,7 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
 
       it('allows the same once alice holds escalate on roles and bind on edit', async () => {
         const alice = user('t4', 'alice');
-        await createIn(
+        await createInSpace(cluster, 
           't4',
           clusterRole('escalate-bind', [
             { apiGroups: [RBAC], resources: ['roles'], verbs: ['escalate'] },
@@ -733,7 +717,7 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
         expect(createBinding.code).toBe(1);
         expect(createBinding.stderr).toContain('clusterrolebindings.rbac.authorization.k8s.io "cluster-admin" already exists');
         // Unchanged, for t1 and for everyone.
-        const view = await inSpace('t2', 'GET', `/apis/${RBAC_V1}/clusterroles/view`);
+        const view = await inSpace(cluster, 't2', 'GET', `/apis/${RBAC_V1}/clusterroles/view`);
         expect(view.status).toBe(200);
         expect(view.json<{ metadata: { labels?: Record<string, string> } }>().metadata.labels?.mine).toBeUndefined();
         expect(((await cluster.read(`/apis/${RBAC_V1}/clusterroles/edit`))?.metadata as { labels: Record<string, string> }).labels.mine).toBeUndefined();
@@ -747,8 +731,8 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
           // The initial state holds the shared defaults and t1's own role.
           await watch.waitForOutput(/clusterrole\.rbac\.authorization\.k8s\.io\/view\n/);
           await watch.waitForOutput(/clusterrole\.rbac\.authorization\.k8s\.io\/admin-role\n/);
-          await createIn('t2', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name: 'watched-t2' }, rules: [] });
-          await createIn('t1', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name: 'watched-t1' }, rules: [] });
+          await createInSpace(cluster, 't2', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name: 'watched-t2' }, rules: [] });
+          await createInSpace(cluster, 't1', { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name: 'watched-t1' }, rules: [] });
           await watch.waitForOutput(/clusterrole\.rbac\.authorization\.k8s\.io\/watched-t1/);
           // A change to a shared default by the system admin reaches every space's watch.
           const before = watch.stdout().split('clusterrole.rbac.authorization.k8s.io/system:public-info-viewer').length;
@@ -759,8 +743,8 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
         } finally {
           await watch.stop();
           await system.run(['label', 'clusterrole', 'system:public-info-viewer', 'watched-']);
-          await inSpace('t1', 'DELETE', `/apis/${RBAC_V1}/clusterroles/watched-t1`);
-          await inSpace('t2', 'DELETE', `/apis/${RBAC_V1}/clusterroles/watched-t2`);
+          await inSpace(cluster, 't1', 'DELETE', `/apis/${RBAC_V1}/clusterroles/watched-t1`);
+          await inSpace(cluster, 't2', 'DELETE', `/apis/${RBAC_V1}/clusterroles/watched-t2`);
         }
       });
 

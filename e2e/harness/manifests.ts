@@ -64,7 +64,18 @@ export function toYamlStream(manifests: Manifest[]): string {
 
 /** The collection path of a manifest's kind in its namespace, for setting up fixtures over HTTPS. */
 export function collectionPath(m: Manifest): string {
-  const plural: Record<string, string> = { Namespace: 'namespaces', ConfigMap: 'configmaps', Secret: 'secrets', Pod: 'pods', Service: 'services', Deployment: 'deployments' };
+  const plural: Record<string, string> = {
+    Namespace: 'namespaces',
+    ConfigMap: 'configmaps',
+    Secret: 'secrets',
+    Pod: 'pods',
+    Service: 'services',
+    Deployment: 'deployments',
+    Role: 'roles',
+    RoleBinding: 'rolebindings',
+    ClusterRole: 'clusterroles',
+    ClusterRoleBinding: 'clusterrolebindings',
+  };
   const resource = plural[m.kind];
   if (!resource) throw new Error(`no path known for kind ${m.kind}`);
   const base = m.apiVersion === 'v1' ? '/api/v1' : `/apis/${m.apiVersion}`;

@@ -13,7 +13,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { createApiClient, type ApiClient } from './api-client.js';
+import { createApiClient, type ApiClient, type ApiResponse } from './api-client.js';
+import { collectionPath, type Manifest } from './manifests.js';
 import type { TestCluster } from './cluster.js';
 import { CLI_PATH } from './server.js';
 
@@ -104,6 +105,19 @@ export interface Grant {
   namespace?: string;
 }
 
+/** The system admin's request inside one space, through the `/tenants/<t>` path prefix. */
+export function inSpace(cluster: TestCluster, tenant: string, method: string, path: string, json?: unknown): Promise<ApiResponse> {
+  return cluster.api.request(method, `/tenants/${tenant}${path}`, json === undefined ? {} : { json });
+}
+
+/** Creates fixtures in one space as the system admin; throws unless each answers 201. */
+export async function createInSpace(cluster: TestCluster, tenant: string, ...manifests: Manifest[]): Promise<void> {
+  for (const m of manifests) {
+    const res = await inSpace(cluster, tenant, 'POST', collectionPath(m), m);
+    if (res.status !== 201) throw new Error(`creating ${m.kind} ${m.metadata.name} in ${tenant}: ${res.status} ${res.body}`);
+  }
+}
+
 /**
  * Grants a ClusterRole to a user or group inside one space, as its admin would (`kubectl create
  * clusterrolebinding`); the system admin writes it through the `/tenants/<t>` path. Returns once
@@ -114,11 +128,8 @@ export async function grant(cluster: TestCluster, g: Grant): Promise<string> {
   const name = `${g.clusterRole}-${who}`.replace(/[^a-z0-9.-]/g, '-');
   const subjects = [{ apiGroup: 'rbac.authorization.k8s.io', kind: g.user ? 'User' : 'Group', name: who }];
   const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: g.clusterRole };
-  const path = g.namespace
-    ? `/tenants/${g.tenant}/apis/rbac.authorization.k8s.io/v1/namespaces/${g.namespace}/rolebindings`
-    : `/tenants/${g.tenant}/apis/rbac.authorization.k8s.io/v1/clusterrolebindings`;
-  const body = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: g.namespace ? 'RoleBinding' : 'ClusterRoleBinding', metadata: { name }, roleRef, subjects };
-  const res = await cluster.api.request('POST', path, { json: body });
+  const binding: Manifest = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: g.namespace ? 'RoleBinding' : 'ClusterRoleBinding', metadata: { name, namespace: g.namespace }, roleRef, subjects };
+  const res = await inSpace(cluster, g.tenant, 'POST', collectionPath(binding), binding);
   if (res.status !== 201 && res.status !== 409) throw new Error(`granting ${g.clusterRole} to ${who} in ${g.tenant}: ${res.status} ${res.body}`);
   return name;
 }

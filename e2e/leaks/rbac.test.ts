@@ -8,10 +8,10 @@
  */
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient, type ApiResponse } from '../harness/api-client.js';
+import { createApiClient, type ApiClient } from '../harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
-import { collectionPath, configMap, namespace, secret, type Manifest } from '../harness/manifests.js';
-import { certificateKubeconfig, eventually, userKubeconfig, waitForTenantPhase } from '../harness/spaces.js';
+import { configMap, namespace, secret, type Manifest } from '../harness/manifests.js';
+import { certificateKubeconfig, createInSpace, eventually, inSpace, userKubeconfig, waitForTenantPhase } from '../harness/spaces.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `${RBAC}/v1`;
@@ -37,13 +37,6 @@ function clusterRole(name: string, rules: unknown[], labels?: Record<string, str
   return { apiVersion: RBAC_V1, kind: 'ClusterRole', metadata: { name, ...(labels ? { labels } : {}) }, rules, ...(aggregationRule ? { aggregationRule } : {}) };
 }
 
-function pathOf(m: Manifest): string {
-  const rbac: Record<string, string> = { ClusterRole: 'clusterroles', ClusterRoleBinding: 'clusterrolebindings', RoleBinding: 'rolebindings' };
-  const resource = rbac[m.kind];
-  if (resource === undefined) return collectionPath(m);
-  return m.metadata.namespace !== undefined ? `/apis/${RBAC_V1}/namespaces/${m.metadata.namespace}/${resource}` : `/apis/${RBAC_V1}/${resource}`;
-}
-
 function forbiddenMessage(user: string, a: { verb: string; group?: string; resource: string; namespace?: string; name?: string }): string {
   const group = a.group ?? '';
   const qualified = group ? `${a.resource}.${group}` : a.resource;
@@ -65,19 +58,11 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
     const tokens = new Map<string, string>();
     const u = (tenant: string, name: string): ApiClient => users.get(`${tenant}/${name}`)!;
 
-    const inSpace = (tenant: string, method: string, path: string, json?: unknown): Promise<ApiResponse> =>
-      cluster.api.request(method, `/tenants/${tenant}${path}`, json === undefined ? {} : { json });
 
-    async function createIn(tenant: string, ...manifests: Manifest[]): Promise<void> {
-      for (const m of manifests) {
-        const res = await inSpace(tenant, 'POST', pathOf(m), m);
-        if (res.status !== 201) throw new Error(`creating ${m.kind} ${m.metadata.name} in ${tenant}: ${res.status} ${res.body}`);
-      }
-    }
 
     /** A service-account token issued in `tenant` (TokenRequest by the system admin) and a client using it. */
     async function serviceAccountClient(tenant: string, ns: string, name: string): Promise<{ token: string; api: ApiClient }> {
-      const res = await inSpace(tenant, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts/${name}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
+      const res = await inSpace(cluster, tenant, 'POST', `/api/v1/namespaces/${ns}/serviceaccounts/${name}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
       if (res.status !== 201) throw new Error(`token for ${ns}/${name} in ${tenant}: ${res.status} ${res.body}`);
       const token = res.json<{ status: { token: string } }>().status.token;
       const api = createApiClient({ url: cluster.server.url, caCert: cluster.server.caCert, token });
@@ -111,10 +96,10 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
           clients.push(issued.api);
         }),
       );
-      await createIn('t2', namespace('t2-ns'), secret('default', 'only-in-t2', { password: 'of-t2' }), configMap('t2-ns', 'cm-of-t2', { value: 'of-t2' }), configMap('default', 'cm-default-t2', { value: 'of-t2' }));
-      await createIn('t2', clusterRole('t2-only', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]));
-      await createIn('t2', binding('ns-viewer', 'view', [{ kind: 'User', name: 'ns-viewer' }], 't2-ns'));
-      await createIn('t1', binding('viewer', 'view', [{ kind: 'User', name: 'viewer' }]));
+      await createInSpace(cluster, 't2', namespace('t2-ns'), secret('default', 'only-in-t2', { password: 'of-t2' }), configMap('t2-ns', 'cm-of-t2', { value: 'of-t2' }), configMap('default', 'cm-default-t2', { value: 'of-t2' }));
+      await createInSpace(cluster, 't2', clusterRole('t2-only', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]));
+      await createInSpace(cluster, 't2', binding('ns-viewer', 'view', [{ kind: 'User', name: 'ns-viewer' }], 't2-ns'));
+      await createInSpace(cluster, 't1', binding('viewer', 'view', [{ kind: 'User', name: 'viewer' }]));
       await Promise.all([
         allowedSoon(u('t2', 'ns-viewer'), '/api/v1/namespaces/t2-ns/configmaps', 't2 ns-viewer to read t2-ns'),
         allowedSoon(u('t1', 'viewer'), '/api/v1/pods', 't1 viewer to list pods'),
@@ -132,7 +117,7 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
         { kind: 'Group', name: 'x' },
         { kind: 'ServiceAccount', name: 'default', namespace: 'default' },
       ];
-      await createIn('t1', binding('cross-subjects', 'cluster-admin', subjects), binding('cross-subjects', 'edit', subjects, 'default'));
+      await createInSpace(cluster, 't1', binding('cross-subjects', 'cluster-admin', subjects), binding('cross-subjects', 'edit', subjects, 'default'));
       const sa1 = await serviceAccountClient('t1', 'default', 'default');
       const sa2 = await serviceAccountClient('t2', 'default', 'default');
       // Applied in t1, for each kind of subject: a refusal in t2 is not a matter of timing.
@@ -166,7 +151,7 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
     });
 
     it('SubjectAccessReview in t1 never reflects t2’s bindings', async () => {
-      await createIn('t2', binding('sam', 'cluster-admin', [{ kind: 'User', name: 'sam' }, { kind: 'Group', name: 'sam-group' }]));
+      await createInSpace(cluster, 't2', binding('sam', 'cluster-admin', [{ kind: 'User', name: 'sam' }, { kind: 'Group', name: 'sam-group' }]));
       await allowedSoon(u('t2', 'sam'), '/api/v1/namespaces/default/secrets', 't2 sam to read secrets');
       const attrs = { verb: 'get', resource: 'secrets', namespace: 'default', name: 'only-in-t2' };
       // In t2 the answer is yes: the question is meaningful.
@@ -292,7 +277,7 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
     });
 
     it('keeps each space’s roles and bindings to itself', async () => {
-      await createIn('t1', clusterRole('t1-only', [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]), binding('t1-only-binding', 't1-only', [{ kind: 'User', name: 'alice' }]));
+      await createInSpace(cluster, 't1', clusterRole('t1-only', [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]), binding('t1-only-binding', 't1-only', [{ kind: 'User', name: 'alice' }]));
       const admin2 = u('t2', 'admin');
       const roles2 = await admin2.request('GET', `/apis/${RBAC_V1}/clusterroles`);
       const names2 = roles2.json<{ items: Array<{ metadata: { name: string; tenant?: string; uid: string } }> }>().items.map((i) => i.metadata.name);
@@ -325,7 +310,7 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
       const borrow = await admin1.request('POST', `/apis/${RBAC_V1}/clusterrolebindings`, { json: binding('borrow', 't2-only', [{ kind: 'User', name: 'borrower' }]) });
       expect(borrow.status, borrow.body).toBe(201);
       // A later binding of the same kind for the same user: once it applies, so has `borrow`.
-      await createIn('t1', clusterRole('t1-marker', [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }]), binding('marker', 't1-marker', [{ kind: 'User', name: 'borrower' }]));
+      await createInSpace(cluster, 't1', clusterRole('t1-marker', [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }]), binding('marker', 't1-marker', [{ kind: 'User', name: 'borrower' }]));
       const borrower = u('t1', 'borrower');
       await allowedSoon(borrower, '/api/v1/namespaces/default/pods', 't1 borrower to list pods');
       const res = await borrower.request('GET', '/api/v1/namespaces/default/configmaps/anything');
@@ -337,8 +322,8 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
 
     it('aggregates only the space’s own ClusterRoles (and the shared defaults), never another space’s', async () => {
       const leak = { 'example.com/leak-me': 'true' };
-      await createIn('t2', clusterRole('t2-secrets', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }], { ...leak, 'rbac.authorization.k8s.io/aggregate-to-view': 'true' }));
-      await createIn(
+      await createInSpace(cluster, 't2', clusterRole('t2-secrets', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }], { ...leak, 'rbac.authorization.k8s.io/aggregate-to-view': 'true' }));
+      await createInSpace(cluster, 
         't1',
         clusterRole('t1-configmaps', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }], leak),
         clusterRole('grab', [], undefined, { clusterRoleSelectors: [{ matchLabels: leak }] }),
