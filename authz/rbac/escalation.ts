@@ -8,6 +8,7 @@
 import type { AdmissionAttributes, AdmissionPlugin } from '../../api/registry/generic-store.js';
 import type { BindingObject, RoleObject } from '../../api/kinds/rbac/rules.js';
 import { SYSTEM_TENANT } from '../../api/spaces.js';
+import { semanticEqual } from '../../api/validation/equality.js';
 import { ApiError } from '../../src/server/status.js';
 import type { Authorizer } from '../authorize.js';
 import type { UserInfo } from '../user.js';
@@ -33,10 +34,6 @@ function escalationMessage(user: UserInfo, missing: PolicyRule[]): string {
   return `user ${JSON.stringify(user.name)} (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
 }
 
-function sameJSON(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 export function rbacEscalationAdmission(authorizer: Authorizer): AdmissionPlugin {
   /** The namespace a role or binding applies in; undefined for cluster-wide kinds. */
   const scopeOf = (attrs: AdmissionAttributes): string | undefined => (attrs.def.scope === 'namespace' ? attrs.namespace : undefined);
@@ -44,7 +41,7 @@ export function rbacEscalationAdmission(authorizer: Authorizer): AdmissionPlugin
   const checkRole = (attrs: AdmissionAttributes, user: UserInfo): void => {
     const role = attrs.object as RoleObject & { aggregationRule?: unknown };
     const old = attrs.old as (RoleObject & { aggregationRule?: unknown }) | undefined;
-    if (old && sameJSON(old.rules, role.rules) && sameJSON(old.aggregationRule, role.aggregationRule)) return;
+    if (old && semanticEqual(old.rules, role.rules) && semanticEqual(old.aggregationRule, role.aggregationRule)) return;
     const namespace = scopeOf(attrs);
     const escalate = { verb: 'escalate', group: RBAC_GROUP, resource: attrs.def.resource, namespace, name: role.metadata.name, tenant: attrs.tenant };
     if (authorizer.authorize(user, escalate).allowed) return;
@@ -60,7 +57,7 @@ export function rbacEscalationAdmission(authorizer: Authorizer): AdmissionPlugin
   const checkBinding = (attrs: AdmissionAttributes, user: UserInfo): void => {
     const binding = attrs.object as BindingObject;
     const old = attrs.old as BindingObject | undefined;
-    if (old && sameJSON(old.subjects, binding.subjects) && sameJSON(old.roleRef, binding.roleRef)) return;
+    if (old && semanticEqual(old.subjects, binding.subjects) && semanticEqual(old.roleRef, binding.roleRef)) return;
     const namespace = scopeOf(attrs);
     const roleKind = binding.roleRef?.kind ?? '';
     const roleName = binding.roleRef?.name ?? '';

@@ -11,6 +11,7 @@ import type { ResourceDefinition } from '../../api/registry/resource-definition.
 import type { PolicyRule } from '../../api/kinds/rbac/rules.js';
 import { fromSelectorObject, type LabelSelectorObject } from '../../api/selection/label-selector.js';
 import { SYSTEM_TENANT } from '../../api/spaces.js';
+import { semanticEqual } from '../../api/validation/equality.js';
 import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from '../../authz/rbac/bootstrap-policy.js';
 import { ApiError } from '../../src/server/status.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
@@ -60,7 +61,7 @@ async function reconcile(deps: AggregationControllerDeps, key: ObjectKey): Promi
   const role = deps.clusterRoles.get(key) as AggregatedRole | undefined;
   if (!role?.aggregationRule) return done;
   const rules = aggregatedRules(deps, role);
-  if (JSON.stringify(rules) === JSON.stringify(role.rules ?? [])) return done;
+  if (semanticEqual(rules, role.rules)) return done;
   try {
     await deps.generic.mutate(deps.clusterRoleDef, { tenant: key.tenant, name: key.name }, (current) => {
       (current as AggregatedRole).rules = rules;

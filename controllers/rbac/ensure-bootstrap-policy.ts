@@ -8,6 +8,7 @@ import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { SYSTEM_TENANT } from '../../api/spaces.js';
+import { semanticEqual } from '../../api/validation/equality.js';
 import { AUTOUPDATE_ANNOTATION, bootstrapClusterRoleBindings, bootstrapClusterRoles } from '../../authz/rbac/bootstrap-policy.js';
 import { ApiError } from '../../src/server/status.js';
 
@@ -33,7 +34,7 @@ async function ensure(generic: GenericStore, def: ResourceDefinition, wanted: Ku
   }
   const current = await generic.get(def, loc);
   if (current.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === 'false') return;
-  if (JSON.stringify(policyFields(current)) === JSON.stringify(policyFields(wanted))) return;
+  if (semanticEqual(policyFields(current), policyFields(wanted))) return;
   await generic.mutate(def, loc, (obj) => {
     const { metadata, apiVersion: _a, kind: _k, ...fields } = wanted;
     const kept = 'aggregationRule' in fields ? { rules: obj.rules } : {};
