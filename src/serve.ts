@@ -73,7 +73,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       registry: plane.registry,
       generic: plane.generic,
       watchCaches: plane.watchCaches,
-      tls: prepared.serving,
+      tls: { ...prepared.serving, clientCa: prepared.clientCa.cert },
     });
     app.addHook('onClose', async () => compactor?.stop());
     await app.listen({ host: options.bindAddress, port: options.securePort });

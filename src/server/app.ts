@@ -23,6 +23,7 @@ import type { ServiceAccountTokens } from '../../authz/service-account-token.js'
 import { openApiRoutes } from './openapi-routes.js';
 import { declareRequestContext, rewriteRequestUrl } from './request-context.js';
 import { sendStatus } from './negotiate.js';
+import { answerClientError, dropStalledBodies, trackRequestMethods, REQUEST_TIMEOUT_MS, SERVER_CONNECTION_OPTIONS } from './connections.js';
 import { statusErrorHandler, statusFromError, statusNotFoundHandler } from './status.js';
 import { versionRoutes } from './version-routes.js';
 
@@ -44,8 +45,11 @@ export interface AppDeps {
   tenantExists: TenantExists;
   /** Authenticates bearer tokens alone, for TokenReviews. */
   reviewToken?: TokenAuthenticator;
-  /** PEM serving key and certificate; without them the app speaks plain HTTP (tests use inject()). */
-  tls?: { key: string; cert: string };
+  /**
+   * PEM serving key and certificate, and the client CA whose subject the TLS handshake names when
+   * it asks for a client certificate; without them the app speaks plain HTTP (tests use inject()).
+   */
+  tls?: { key: string; cert: string; clientCa: string };
   /** Signs service-account tokens (TokenRequest); without it no tokens are issued. */
   serviceAccountTokens?: ServiceAccountTokens;
 }
@@ -63,11 +67,19 @@ export function buildApp(deps: AppDeps): KubeApp {
     // Errors raised before routing (e.g. a malformed URL) answer with a Status too.
     frameworkErrors: (err, request, reply) => sendStatus(request, reply, statusFromError(err)),
     rewriteUrl: rewriteRequestUrl,
+    // Bad framing, oversized headers and requests not received in time answer with a Status.
+    clientErrorHandler: answerClientError,
+    requestTimeout: REQUEST_TIMEOUT_MS,
     // Ask for a client certificate without requiring one: kubectl presents its certificate only
-    // when asked, and token users have none.
-    https: deps.tls ? { key: deps.tls.key, cert: deps.tls.cert, requestCert: true, rejectUnauthorized: false } : null,
+    // when asked, and token users have none. `ca` only names the client CA in the request (so
+    // clients choosing a certificate by CA pick ours); Node judges nothing (rejectUnauthorized
+    // false), the x509 authenticator does.
+    https: deps.tls
+      ? { key: deps.tls.key, cert: deps.tls.cert, ca: deps.tls.clientCa, requestCert: true, rejectUnauthorized: false, ...SERVER_CONNECTION_OPTIONS }
+      : null,
   });
 
+  if (deps.tls) trackRequestMethods(app.server);
   declareRequestContext(app);
   app.setErrorHandler(statusErrorHandler(sendStatus));
   app.setNotFoundHandler(statusNotFoundHandler(sendStatus));
@@ -94,6 +106,7 @@ export function buildApp(deps: AppDeps): KubeApp {
   app.addHook('onSend', async (_request, reply) => {
     if (shuttingDown) reply.header('connection', 'close');
   });
+  dropStalledBodies(app);
   app.addHook('onRequest', authenticateRequest(deps.authenticate, deps.authorizer, deps.tenantExists));
 
   app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });

@@ -1,8 +1,10 @@
 /**
  * The `onRequest` hook that decides who a request is and whether it may proceed, before its body
  * is read, so a refusal costs no parsing: authentication, impersonation, the tenant gate (the
- * space acted in), then authorization of the parsed request. Health and version endpoints are
- * open to everyone, as in kube-apiserver; everything else without a valid identity is 401.
+ * space acted in), authorization of the parsed request, then the path's tenant, namespace and
+ * name (nothing that could not be stored goes further). Health and version endpoints are open
+ * to requests without credentials, as in kube-apiserver; everything else without a valid
+ * identity, and anything presenting credentials that prove none, is 401.
  */
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Authenticator } from '../../authz/authenticate.js';
@@ -11,9 +13,10 @@ import { impersonate } from '../../authz/impersonate.js';
 import { resolveTenant, type TenantExists } from '../../authz/resolve-tenant.js';
 import { anonymousUser } from '../../authz/user.js';
 import { parseFieldSelector, pinnedValue } from '../../api/selection/field-selector.js';
-import { isValidPathSegmentName } from '../../api/validation/names.js';
+import { pathSegmentProblems } from '../../api/validation/path-segment.js';
+import type { TLSSocket } from 'node:tls';
 import { requestInfoOf } from './request-context.js';
-import type { RequestInfo } from './request-info.js';
+import { checkPathSegments, type RequestInfo } from './request-info.js';
 import { ApiError } from './status.js';
 
 /** `/healthz`, `/livez`, `/readyz`, `/version`, with a trailing slash or a sub-path (`/readyz/storage`). */
@@ -22,6 +25,18 @@ const ANONYMOUS_ROOTS = new Set(['healthz', 'livez', 'readyz', 'version']);
 /** Decided on the parsed request (request-info is the one place that knows URL shapes). */
 function isAnonymous(info: RequestInfo | null): boolean {
   return info?.kind === 'nonresource' && ANONYMOUS_ROOTS.has(info.path.split('/')[1] ?? '');
+}
+
+/**
+ * Whether the request presents credentials: a bearer token or a client certificate. kube-apiserver
+ * lets a request be anonymous only when it presents none; one whose credentials all fail is 401,
+ * on the open paths too.
+ */
+function presentsCredentials(request: FastifyRequest): boolean {
+  if (/^\s*bearer\s+\S/i.test(request.headers.authorization ?? '')) return true;
+  const socket = request.raw.socket as Partial<TLSSocket>;
+  const certificate = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null;
+  return certificate !== null && Object.keys(certificate).length > 0;
 }
 
 /**
@@ -34,7 +49,7 @@ function pinnedName(query: unknown): string | undefined {
   if (typeof selector !== 'string' || !selector.includes('metadata.name')) return undefined;
   try {
     const name = pinnedValue(parseFieldSelector(selector), 'metadata.name');
-    return name && isValidPathSegmentName(name).length === 0 ? name : undefined;
+    return name && pathSegmentProblems(name).length === 0 ? name : undefined;
   } catch {
     return undefined;
   }
@@ -51,7 +66,7 @@ export function authenticateRequest(authenticate: Authenticator, authorizer: Aut
   return async (request: FastifyRequest) => {
     const authenticated = await authenticate(request);
     const info = requestInfoOf(request.raw);
-    if (isAnonymous(info)) {
+    if (isAnonymous(info) && (authenticated || !presentsCredentials(request))) {
       request.kube = { user: authenticated ?? anonymousUser(), info, tenant: '' };
       return;
     }
@@ -59,7 +74,11 @@ export function authenticateRequest(authenticate: Authenticator, authorizer: Aut
     const user = impersonate(authenticated, request.raw.rawHeaders, authorizer);
     const tenant = info ? resolveTenant(info, user, tenantExists) : '';
     // A path that is no request at all is answered 404 by routing.
-    if (info) authorizer.assertAuthorized(user, attributesOf(info, tenant, request.query));
+    if (info) {
+      authorizer.assertAuthorized(user, attributesOf(info, tenant, request.query));
+      const refusal = checkPathSegments(info);
+      if (refusal) throw refusal;
+    }
     request.kube = { user, info, tenant };
   };
 }

@@ -15,6 +15,10 @@
  *   //   namespace: 'ns1', resource: 'pods', path: '/api/v1/namespaces/ns1/pods', ... }
  */
 
+import { ALL_TENANTS } from '../../api/spaces.js';
+import { pathSegmentProblems } from '../../api/validation/path-segment.js';
+import { ApiError } from './status.js';
+
 export type TenantForm = 'short' | 'full' | 'prefix';
 
 export type ResourceVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -69,7 +73,10 @@ function isWatchParam(value: unknown): boolean {
  * Returns null when the path is no request at all: a malformed prefix form such as `/tenants/`.
  */
 export function parseRequestInfo(method: string, rawPath: string, query: Record<string, unknown>): RequestInfo | null {
-  let segments = rawPath.split('/').filter((s) => s !== '');
+  // Leading and trailing slashes go, as kube-apiserver trims them; an empty segment inside the
+  // path stays one (`/namespaces//pods` names the empty namespace, refused by checkPathSegments).
+  let segments = trimSlashes(rawPath).split('/');
+  if (segments.length === 1 && segments[0] === '') segments = [];
   let tenant: string | undefined;
   let tenantForm: TenantForm = 'short';
 
@@ -151,6 +158,40 @@ export function parseRequestInfo(method: string, rawPath: string, query: Record<
   }
 
   return { kind: 'resource', verb, apiPrefix, group, version, resource, subresource, namespace, name, path, tenant, tenantForm };
+}
+
+function trimSlashes(path: string): string {
+  let start = 0;
+  let end = path.length;
+  while (start < end && path[start] === '/') start += 1;
+  while (end > start && path[end - 1] === '/') end -= 1;
+  return path.slice(start, end);
+}
+
+/**
+ * The refusal for a request whose tenant, namespace or name could name nothing stored
+ * (`pathSegmentProblems`), or null when every segment is fine. Names are refused as
+ * kube-apiserver's storage key functions refuse them (400 `Name parameter invalid`); a tenant or
+ * namespace that cannot exist is not found, as kube-apiserver answers a write into it.
+ *
+ * @example
+ *   checkPathSegments(parseRequestInfo('GET', '/api/v1/namespaces/%2e%2e/configmaps', {})!)
+ *   // ApiError 404 'namespaces ".." not found'
+ */
+export function checkPathSegments(info: RequestInfo): ApiError | null {
+  if (info.tenant !== undefined && info.tenant !== ALL_TENANTS && pathSegmentProblems(info.tenant).length > 0) {
+    return new ApiError(404, 'NotFound', `tenants ${JSON.stringify(info.tenant)} not found`, { name: info.tenant, group: '', kind: 'tenants' });
+  }
+  if (info.kind === 'nonresource') return null;
+  // `/namespaces/<n>` and its subresources name the namespace itself: its name is checked as a name.
+  const namesNamespace = info.resource === 'namespaces' && info.name === info.namespace;
+  if (info.namespace !== undefined && !namesNamespace && pathSegmentProblems(info.namespace).length > 0) {
+    return new ApiError(404, 'NotFound', `namespaces ${JSON.stringify(info.namespace)} not found`, { name: info.namespace, group: '', kind: 'namespaces' });
+  }
+  if (info.name === undefined) return null;
+  if (info.name === '') return new ApiError(400, 'BadRequest', 'Name parameter required.');
+  const problems = pathSegmentProblems(info.name);
+  return problems.length === 0 ? null : new ApiError(400, 'BadRequest', `Name parameter invalid: ${JSON.stringify(info.name)}: ${problems.join(';')}`);
 }
 
 /** Path segments arrive percent-encoded; a segment that does not decode is no valid request. */

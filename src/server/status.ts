@@ -117,6 +117,11 @@ function status(code: number, reason: StatusReason, message: string, details?: S
   return body;
 }
 
+/** The Status for an HTTP protocol error answered before any request exists (see connections.ts). */
+export function protocolErrorStatus(code: number, reason: StatusReason, message: string): Status {
+  return status(code, reason, message);
+}
+
 /** Sends a Status in the format the request negotiated (`sendStatus` in negotiate.ts). */
 export type StatusSender = (request: FastifyRequest, reply: FastifyReply, body: Status) => FastifyReply;
 
@@ -124,6 +129,9 @@ export type StatusSender = (request: FastifyRequest, reply: FastifyReply, body: 
 export function statusErrorHandler(send: StatusSender) {
   return (err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const body = statusFromError(err);
+    // As kube-apiserver: a Status that says when to retry says it in the header too.
+    const retryAfter = body.details?.retryAfterSeconds;
+    if (retryAfter !== undefined && retryAfter > 0) reply.header('retry-after', String(retryAfter));
     if (body.code >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ reason: body.reason, message: body.message }, 'request refused');
     return send(request, reply, body);

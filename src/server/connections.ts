@@ -1,0 +1,122 @@
+/**
+ * How the HTTPS server treats connections before a request exists or while it arrives: header
+ * size and time limits, a stalled body, and protocol errors, each answered with a Status.
+ *
+ * kube-apiserver (Go's net/http) allows 1 MiB of request line and headers and drops a client that
+ * has not sent its headers within 32 s. We keep the size and drop sooner (seconds, not a
+ * minute): a connection that sends nothing holds memory and a file descriptor, and Node checks
+ * these deadlines only every `connectionsCheckingInterval`. Watches are unaffected: the header
+ * and request deadlines cover receiving the request, not the answer.
+ *
+ * @example
+ *   Fastify({ https: { key, cert, ...SERVER_CONNECTION_OPTIONS }, requestTimeout: REQUEST_TIMEOUT_MS,
+ *             clientErrorHandler: answerClientError });
+ */
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Server, ServerOptions } from 'node:https';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { protocolErrorStatus } from './status.js';
+
+/** Go's `http.DefaultMaxHeaderBytes`, which kube-apiserver keeps: the request line and headers. */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+/** A client must have sent its request line and headers this long after it started. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A request body may pause this long between bytes before the connection is dropped. */
+export const BODY_IDLE_TIMEOUT_MS = 10_000;
+/**
+ * The whole request (headers and body) must have arrived by then: a 3 MiB body needs about
+ * 10 KiB/s, so slow links still upload, while a trickle of a byte every few seconds ends.
+ */
+export const REQUEST_TIMEOUT_MS = 300_000;
+
+/** Node HTTPS server options for the limits above; the TLS handshake gets the header deadline too. */
+export const SERVER_CONNECTION_OPTIONS: ServerOptions = {
+  maxHeaderSize: MAX_HEADER_BYTES,
+  headersTimeout: HEADERS_TIMEOUT_MS,
+  // Node's default (30 s) would let an expired connection live up to that much longer.
+  connectionsCheckingInterval: 1_000,
+  handshakeTimeout: HEADERS_TIMEOUT_MS,
+};
+
+interface ClientError extends Error {
+  code?: string;
+  reason?: string;
+}
+
+/** The Status answer for an error Node's HTTP parser raised, with its code. */
+function statusOfClientError(err: ClientError): { code: number; body: ReturnType<typeof protocolErrorStatus> } {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { code: 431, body: protocolErrorStatus(431, 'BadRequest', 'Request Header Fields Too Large') };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { code: 408, body: protocolErrorStatus(408, 'Timeout', 'the request was not received in time') };
+    default:
+      return { code: 400, body: protocolErrorStatus(400, 'BadRequest', `malformed HTTP request: ${err.reason ?? err.message}`) };
+  }
+}
+
+/** Connections whose request now arriving is a HEAD (its answer must have no body). */
+const receivingHead = new WeakSet<Socket>();
+
+/** Notes whether the next request on the connection, starting with its next bytes, is a HEAD. */
+function noteNextRequestMethod(socket: Socket): void {
+  socket.once('data', (chunk: Buffer) => {
+    if (chunk.subarray(0, 5).toString('latin1') === 'HEAD ') receivingHead.add(socket);
+    else receivingHead.delete(socket);
+  });
+}
+
+/**
+ * Lets protocol errors know the method of a request that never became one: a request starts
+ * with the first bytes of a connection, or the first bytes after the previous answer ended
+ * (clients do not pipeline).
+ */
+export function trackRequestMethods(server: Server): void {
+  server.on('secureConnection', noteNextRequestMethod);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => res.once('finish', () => noteNextRequestMethod(req.socket)));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: bad framing, oversized headers and request deadlines happen
+ * before any request object exists, so the answer is written on the socket by hand, then the
+ * connection is closed. A HEAD request gets no body, as clients reading a HEAD answer expect none.
+ */
+export function answerClientError(err: ClientError, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { code, body } = statusOfClientError(err);
+  const json = JSON.stringify(body);
+  const isHead = receivingHead.has(socket);
+  const head = `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n`;
+  socket.end(isHead ? head : head + json);
+}
+
+/**
+ * Drops a connection whose request body stops arriving for BODY_IDLE_TIMEOUT_MS (a request
+ * announcing more `Content-Length` than it sends), and only while the body arrives: once it is
+ * read (preHandler), the idle limit is lifted, so slow answers and long watches are untouched.
+ * Node destroys a socket that times out when nobody listens for the timeout. A request answered
+ * before its body has arrived closes its connection.
+ */
+export function dropStalledBodies(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const { headers } = request.raw;
+    const announcesBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+    // inject()'s stand-in socket has no timers.
+    if (announcesBody && typeof request.raw.socket?.setTimeout === 'function') request.raw.socket.setTimeout(BODY_IDLE_TIMEOUT_MS);
+    done();
+  });
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.raw.socket?.timeout === BODY_IDLE_TIMEOUT_MS) request.raw.socket.setTimeout(0);
+    done();
+  });
+  // Answered before its body arrived (refused by authentication, say): the connection closes
+  // after the answer, as Go's server does, rather than waiting on the rest of the body.
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
+}
