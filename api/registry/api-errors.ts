@@ -59,6 +59,18 @@ export function internalError(message: string): ApiError {
   return new ApiError(500, 'InternalError', `Internal error occurred: ${message}`);
 }
 
+/**
+ * Seconds a client should wait before retrying when storage cannot be reached: sent as
+ * `details.retryAfterSeconds` and, by the status handler, as `Retry-After` (client-go waits that long).
+ */
+export const STORAGE_RETRY_AFTER_SECONDS = 1;
+
+/** 503 for storage that cannot be reached; the client may retry after a moment. */
+export function storageUnavailable(def: ResourceDefinition, why: string): ApiError {
+  const q = qualified(def);
+  return new ApiError(503, 'ServiceUnavailable', `storage is unavailable: ${why}`, { group: q.group, kind: q.kind, retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS });
+}
+
 /** Maps a StorageError to its API error for this resource and name; anything else is rethrown as is. */
 export function fromStorageError(err: unknown, def: ResourceDefinition, name: string): unknown {
   if (!isStorageError(err)) return err;
@@ -76,6 +88,6 @@ export function fromStorageError(err: unknown, def: ResourceDefinition, name: st
     case 'InvalidKey':
       return badRequest(err.message);
     case 'Unavailable':
-      return new ApiError(503, 'ServiceUnavailable', `storage is unavailable: ${err.message}`);
+      return storageUnavailable(def, err.message);
   }
 }

@@ -8,6 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authenticationChain, bearerTokenAuthenticator } from '../../authz/authenticate.js';
 import type { UserInfo } from '../../authz/user.js';
 import type { Store } from '../../storage/store.js';
+import { fromStorageError } from '../../api/registry/api-errors.js';
+import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
+import { StorageError } from '../../storage/errors.js';
 import { BODY_LIMIT, buildApp } from './app.js';
 
 const admin: UserInfo = { name: 'admin', uid: 'u-1', groups: ['system:masters'], tenant: 'system', extra: {} };
@@ -37,6 +40,9 @@ function makeApp() {
   });
   app.get('/whoami', async (request) => request.kube);
   app.post('/echo', async (request) => ({ type: typeof request.body, isBuffer: Buffer.isBuffer(request.body) }));
+  app.get('/storage-down', async () => {
+    throw fromStorageError(new StorageError('Unavailable', '/registry/core/configmaps/t1/ns/cm', 'etcd: no leader'), { group: '', resource: 'configmaps' } as ResourceDefinition, 'cm');
+  });
   app.get('/boom', async () => {
     throw new Error('secret internal detail');
   });
@@ -138,6 +144,16 @@ describe('authentication', () => {
     expect((await makeApp().inject({ url: '/api/v1/nope' })).statusCode).toBe(401);
   });
 
+  it.each(['/healthz', '/livez', '/readyz', '/version'])('answers %s 401 to a bad token (anonymous only without credentials)', async (url) => {
+    const res = await makeApp().inject({ url, headers: { authorization: 'Bearer wrong-token' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+  });
+
+  it('takes an Authorization header that carries no bearer token as no credentials', async () => {
+    expect((await makeApp().inject({ url: '/healthz', headers: { authorization: 'Bearer ' } })).statusCode).toBe(200);
+  });
+
   it('does not open look-alike paths', async () => {
     for (const url of ['/healthzz', '/versions', '/readyzfoo']) {
       expect((await makeApp().inject({ url })).statusCode).toBe(401);
@@ -210,6 +226,25 @@ describe('errors are Status objects', () => {
     expect(res.statusCode).toBe(500);
     expect(res.json()).toMatchObject({ kind: 'Status', reason: 'InternalError', code: 500 });
     expect(res.body).not.toContain('secret internal detail');
+  });
+
+  it.each([
+    // (inject() resolves `..` and `%2e%2e` as a URL does; the e2e tests send them raw)
+    ['/api/v1/namespaces/a%2Fb/configmaps', 404, 'namespaces "a/b" not found'],
+    ['/api/v1/tenants/t1%2F..%2Ft2/namespaces/default/configmaps', 404, 'tenants "t1/../t2" not found'],
+    ['/tenants/t%25/api/v1/namespaces', 404, 'tenants "t%" not found'],
+    ['/api/v1/namespaces/default/configmaps/a%2Fb', 400, 'Name parameter invalid: "a/b": may not contain \'/\''],
+  ])('refuses %s before storage (the store here has no reads)', async (url, code, message) => {
+    const res = await makeApp().inject({ url, headers: auth });
+    expect(res.statusCode).toBe(code);
+    expect(res.json()).toMatchObject({ kind: 'Status', code, message });
+  });
+
+  it('answers storage that cannot be reached with 503 and Retry-After, in the header and the details', async () => {
+    const res = await makeApp().inject({ url: '/storage-down', headers: auth });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json()).toMatchObject({ reason: 'ServiceUnavailable', details: { kind: 'configmaps', retryAfterSeconds: 1 } });
   });
 
   it('answers a malformed URL with a 400 Status', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestInfo } from './request-info.js';
+import { checkPathSegments, parseRequestInfo } from './request-info.js';
 
 const r = (over: Record<string, unknown>) => ({
   kind: 'resource',
@@ -62,6 +62,11 @@ describe('parseRequestInfo: resource requests', () => {
     ['GET', '/api/v1/watch/tenants/t1', {}, r({ verb: 'watch', resource: 'tenants', name: 't1', path: '/api/v1/watch/tenants/t1' })],
     // encoded segments
     ['GET', '/api/v1/namespaces/ns1/configmaps/a%3Ab', {}, r({ verb: 'get', resource: 'configmaps', namespace: 'ns1', name: 'a:b', path: '/api/v1/namespaces/ns1/configmaps/a%3Ab' })],
+    ['GET', '/api/v1/namespaces/ns1/configmaps/a%2Fb', {}, r({ verb: 'get', resource: 'configmaps', namespace: 'ns1', name: 'a/b', path: '/api/v1/namespaces/ns1/configmaps/a%2Fb' })],
+    // slashes: outer ones trimmed, as kube-apiserver does; an inner empty segment stays one
+    ['GET', '//api/v1/namespaces/ns1/pods/', {}, r({ verb: 'list', resource: 'pods', namespace: 'ns1', path: '/api/v1/namespaces/ns1/pods' })],
+    ['GET', '/api/v1/namespaces//pods', {}, r({ verb: 'list', resource: 'pods', namespace: '', path: '/api/v1/namespaces//pods' })],
+    ['GET', '/tenants//api/v1/pods', {}, r({ verb: 'list', resource: 'pods', tenant: '', tenantForm: 'prefix', path: '/api/v1/pods' })],
   ])('%s %s %o', (method, path, query, expected) => {
     expect(parseRequestInfo(method, path, query)).toEqual(expected);
   });
@@ -94,5 +99,46 @@ describe('parseRequestInfo: no request at all', () => {
     ['GET', '/api/v1/namespaces/ns1/pods/%E0%A4%A'],
   ])('%s %s', (method, path) => {
     expect(parseRequestInfo(method, path, {})).toBeNull();
+  });
+});
+
+describe('checkPathSegments: what could name nothing stored is refused before storage', () => {
+  it.each<[string, string, number | null, string?]>([
+    ['GET', '/api/v1/namespaces/ns1/configmaps/cm', null],
+    ['GET', '/api/v1/tenants/all/namespaces/ns1/configmaps', null],
+    ['GET', '/apis/rbac.authorization.k8s.io/v1/tenants/t1/clusterroles/system:x', null],
+    ['GET', '/api/v1/namespaces/ns1/status', null],
+    // names, as kube-apiserver's storage key functions refuse them
+    ['GET', '/api/v1/namespaces/ns1/configmaps/..', 400, `Name parameter invalid: "..": may not be '..'`],
+    ['GET', '/api/v1/namespaces/ns1/configmaps/.', 400, `Name parameter invalid: ".": may not be '.'`],
+    ['DELETE', '/api/v1/namespaces/ns1/configmaps/a%2Fb', 400, `Name parameter invalid: "a/b": may not contain '/'`],
+    ['PUT', '/api/v1/namespaces/ns1/configmaps/a%25b', 400, `Name parameter invalid: "a%b": may not contain '%'`],
+    ['GET', '/api/v1/namespaces/ns1/configmaps/a%00b', 400, 'Name parameter invalid: "a\\u0000b": may not contain control characters'],
+    ['GET', '/api/v1/namespaces/ns1/configmaps/caf%C3%A9', 400, 'Name parameter invalid: "café": may not contain non-ASCII characters'],
+    ['GET', `/api/v1/namespaces/ns1/configmaps/${'a'.repeat(254)}`, 400, 'must be no more than 253 characters'],
+    ['GET', '/api/v1/namespaces/ns1/pods//log', 400, 'Name parameter required.'],
+    ['GET', '/api/v1/namespaces/..', 400, `Name parameter invalid: "..": may not be '..'`],
+    ['PUT', '/api/v1/namespaces/%2e%2e/finalize', 400, `Name parameter invalid: "..": may not be '..'`],
+    ['GET', '/api/v1/tenants/..', 400, `Name parameter invalid: "..": may not be '..'`],
+    ['PUT', '/api/v1/tenants/%2e/status', 400, `Name parameter invalid: ".": may not be '.'`],
+    // namespaces that cannot exist
+    ['GET', '/api/v1/namespaces/%2e%2e/configmaps', 404, 'namespaces ".." not found'],
+    ['POST', '/api/v1/namespaces/../configmaps', 404, 'namespaces ".." not found'],
+    ['GET', '/api/v1/namespaces//configmaps', 404, 'namespaces "" not found'],
+    ['GET', '/api/v1/watch/namespaces/a%2Fb/configmaps', 404, 'namespaces "a/b" not found'],
+    ['GET', '/tenants/t1/api/v1/namespaces/%E2%9C%93/pods/p/log', 404, 'namespaces "✓" not found'],
+    // tenants that cannot exist, in every form
+    ['GET', '/api/v1/tenants/t1%2F..%2Ft2/namespaces/default/configmaps', 404, 'tenants "t1/../t2" not found'],
+    ['GET', '/api/v1/tenants/%2e%2e/pods', 404, 'tenants ".." not found'],
+    ['GET', '/tenants/%2e%2e/api/v1/namespaces', 404, 'tenants ".." not found'],
+    ['GET', '/tenants//api/v1/pods', 404, 'tenants "" not found'],
+    ['GET', '/tenants/..%2F/version', 404, 'tenants "../" not found'],
+  ])('%s %s', (method, path, code, message) => {
+    const info = parseRequestInfo(method, path, {});
+    expect(info).not.toBeNull();
+    const refusal = checkPathSegments(info!);
+    if (code === null) return expect(refusal).toBeNull();
+    expect(refusal).toMatchObject({ code, reason: code === 404 ? 'NotFound' : 'BadRequest' });
+    expect(refusal!.message).toContain(message);
   });
 });
