@@ -4,6 +4,8 @@
  * that user's space. Certificates from another CA, without exactly one tenant, or expired are
  * refused with 401 ("You must be logged in to the server"), logged, and the server keeps serving.
  */
+import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +51,14 @@ describe.each(backendCases(kubectlPath !== undefined))('client certificates on t
       carol?.api.close();
       await kubectl?.cleanup();
       await cluster?.cleanup();
+    });
+
+    it('names the client CA in the TLS handshake, so clients choosing a certificate by CA pick ours', () => {
+      const probe = spawnSync('openssl', ['s_client', '-connect', `127.0.0.1:${cluster.server.port}`], { input: '', encoding: 'utf8', timeout: 20_000 });
+      expect(probe.error).toBeUndefined();
+      const listed = probe.stdout.split('Acceptable client certificate CA names\n')[1]?.split('\n')[0];
+      // openssl prints `CN = x` where Node's subject reads `CN=x`.
+      expect(listed?.replace(/ = /g, '=')).toBe(new X509Certificate(clientCa.cert).subject);
     });
 
     for (const version of versions) {
