@@ -16,8 +16,10 @@ export type StorageErrorCode =
   | 'InvalidContinue'
   /** a key segment that could escape its level, or a malformed key */
   | 'InvalidKey'
-  /** the backend cannot be reached or has been closed */
-  | 'Unavailable';
+  /** the backend cannot be reached or has been closed; nothing was written */
+  | 'Unavailable'
+  /** a write was sent but its reply was lost (a timeout, a connection dropped mid-call): it may have been applied */
+  | 'OutcomeUnknown';
 
 export class StorageError extends Error {
   override readonly name = 'StorageError';

@@ -71,6 +71,16 @@ export function storageUnavailable(def: ResourceDefinition, why: string): ApiErr
   return new ApiError(503, 'ServiceUnavailable', `storage is unavailable: ${why}`, { group: q.group, kind: q.kind, retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS });
 }
 
+/**
+ * 504 Timeout for a write storage did not confirm, worded as kube-apiserver's timeout
+ * (`NewTimeoutError`: "Timeout: request did not complete within requested timeout - …") and saying
+ * the write may have been applied, so a client reads before it retries. No Retry-After: a blind
+ * retry could apply the write twice.
+ */
+export function writeOutcomeUnknown(why: string): ApiError {
+  return new ApiError(504, 'Timeout', `Timeout: request did not complete within requested timeout - storage did not confirm the write, which may have been applied: ${why}`);
+}
+
 /** Maps a StorageError to its API error for this resource and name; anything else is rethrown as is. */
 export function fromStorageError(err: unknown, def: ResourceDefinition, name: string): unknown {
   if (!isStorageError(err)) return err;
@@ -89,5 +99,7 @@ export function fromStorageError(err: unknown, def: ResourceDefinition, name: st
       return badRequest(err.message);
     case 'Unavailable':
       return storageUnavailable(def, err.message);
+    case 'OutcomeUnknown':
+      return writeOutcomeUnknown(err.message);
   }
 }

@@ -43,6 +43,9 @@ function makeApp() {
   app.get('/storage-down', async () => {
     throw fromStorageError(new StorageError('Unavailable', '/registry/core/configmaps/t1/ns/cm', 'etcd: no leader'), { group: '', resource: 'configmaps' } as ResourceDefinition, 'cm');
   });
+  app.get('/write-lost', async () => {
+    throw fromStorageError(new StorageError('OutcomeUnknown', '/registry/core/configmaps/t1/ns/cm', 'etcd: etcdserver: request timed out'), { group: '', resource: 'configmaps' } as ResourceDefinition, 'cm');
+  });
   app.get('/boom', async () => {
     throw new Error('secret internal detail');
   });
@@ -245,6 +248,14 @@ describe('errors are Status objects', () => {
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
     expect(res.json()).toMatchObject({ reason: 'ServiceUnavailable', details: { kind: 'configmaps', retryAfterSeconds: 1 } });
+  });
+
+  it('answers a write storage did not confirm with 504 Timeout saying it may have been applied, and no Retry-After', async () => {
+    const res = await makeApp().inject({ url: '/write-lost', headers: auth });
+    expect(res.statusCode).toBe(504);
+    expect(res.headers['retry-after']).toBeUndefined();
+    expect(res.json()).toMatchObject({ reason: 'Timeout', code: 504 });
+    expect(res.json().message).toMatch(/^Timeout: request did not complete within requested timeout - .*may have been applied/);
   });
 
   it('answers a malformed URL with a 400 Status', async () => {

@@ -35,6 +35,25 @@ export function isResponseTooLargeError(err: unknown): boolean {
 }
 
 /**
+ * What a write's failure says when its request may have reached etcd and been applied: etcd's
+ * own timeouts (the proposal may still commit), a leader change mid-proposal, gRPC deadlines and
+ * cancellations, and a connection dropped or reset during the call. A connection never made
+ * ("No connection established") sent nothing.
+ */
+const OUTCOME_UNKNOWN = ['etcdserver: request timed out', 'etcdserver: leader changed', 'DEADLINE_EXCEEDED', 'CANCELLED', 'Connection dropped', 'ECONNRESET'];
+
+/**
+ * Casts an error met while writing: as `toStorageError`, except that a write which may have been
+ * applied is OutcomeUnknown, so the client is told to look before it retries.
+ */
+export function toWriteError(err: unknown, key: string, compactedRevision = 0): StorageError {
+  const cast = toStorageError(err, key, compactedRevision);
+  if (cast === err || cast.code !== 'Unavailable') return cast;
+  const message = messageOf(err);
+  return OUTCOME_UNKNOWN.some((sign) => message.includes(sign)) ? new StorageError('OutcomeUnknown', key, cast.message) : cast;
+}
+
+/**
  * Casts any error met while talking to etcd. `compactedRevision` is the best known compacted
  * revision, reported on TooOld (etcd's read errors do not say it).
  *

@@ -347,7 +347,8 @@ async function createWhenAvailable(store: Store, key: string, value: string): Pr
         const { kv } = await store.get(key);
         if (kv?.value === value) return kv.modRevision;
       }
-      if (!isStorageError(err, 'Unavailable') && !isStorageError(err, 'AlreadyExists')) throw err;
+      // A create cut off by the kill may have been applied (OutcomeUnknown): the retry finds it.
+      if (!isStorageError(err, 'Unavailable') && !isStorageError(err, 'OutcomeUnknown') && !isStorageError(err, 'AlreadyExists')) throw err;
       await sleep(50);
     }
   }

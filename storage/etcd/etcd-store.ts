@@ -45,7 +45,7 @@ import type {
   WatchHandler,
   WatchOptions,
 } from '../store.js';
-import { isCompactedError, isFutureRevisionError, isResponseTooLargeError, toStorageError } from './errors.js';
+import { isCompactedError, isFutureRevisionError, isResponseTooLargeError, toStorageError, toWriteError } from './errors.js';
 import { EtcdWatch, type EtcdWatchDeps } from './etcd-watch.js';
 import { Keyspace } from './keyspace.js';
 
@@ -176,7 +176,7 @@ class EtcdStore implements Store {
 
   async create(key: string, value: string): Promise<KeyValue> {
     const etcdKey = this.keyspace.key(key);
-    const res = await this.call(key, () =>
+    const res = await this.callWrite(key, () =>
       this.client.kv.txn({
         compare: [createRevisionIs(etcdKey, CompareResult.Equal, 0)],
         success: [{ request_put: { key: etcdKey, value: Buffer.from(value) } }],
@@ -189,7 +189,7 @@ class EtcdStore implements Store {
 
   async update(key: string, value: string, expectedRevision: number): Promise<KeyValue> {
     const etcdKey = this.keyspace.key(key);
-    const res = await this.call(key, () =>
+    const res = await this.callWrite(key, () =>
       this.client.kv.txn({
         compare: expectRevision(etcdKey, expectedRevision),
         // The range (keys only: no value sent back) yields createRevision, unchanged by the put.
@@ -207,11 +207,11 @@ class EtcdStore implements Store {
     let deleted: IKeyValue | undefined;
     let revision: number;
     if (expectedRevision === undefined) {
-      const res = await this.call(key, () => this.client.kv.deleteRange({ key: etcdKey, prev_kv: true }));
+      const res = await this.callWrite(key, () => this.client.kv.deleteRange({ key: etcdKey, prev_kv: true }));
       deleted = res.prev_kvs[0];
       revision = Number(res.header.revision);
     } else {
-      const res = await this.call(key, () =>
+      const res = await this.callWrite(key, () =>
         this.client.kv.txn({
           compare: expectRevision(etcdKey, expectedRevision),
           success: [{ request_delete_range: { key: etcdKey, prev_kv: true } }],
@@ -328,6 +328,15 @@ class EtcdStore implements Store {
       return await request();
     } catch (err) {
       throw toStorageError(err, key, this.knownCompacted);
+    }
+  }
+
+  /** As `call`, for a write: a reply lost after sending may hide an applied write (OutcomeUnknown). */
+  private async callWrite<T>(key: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (err) {
+      throw toWriteError(err, key, this.knownCompacted);
     }
   }
 
