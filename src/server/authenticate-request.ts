@@ -6,6 +6,7 @@
  * to requests without credentials, as in kube-apiserver; everything else without a valid
  * identity, and anything presenting credentials that prove none, is 401.
  */
+import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Authenticator } from '../../authz/authenticate.js';
 import type { AccessAttributes, Authorizer } from '../../authz/authorize.js';
@@ -14,7 +15,6 @@ import { resolveTenant, type TenantExists } from '../../authz/resolve-tenant.js'
 import { anonymousUser } from '../../authz/user.js';
 import { parseFieldSelector, pinnedValue } from '../../api/selection/field-selector.js';
 import { pathSegmentProblems } from '../../api/validation/path-segment.js';
-import type { TLSSocket } from 'node:tls';
 import { requestInfoOf } from './request-context.js';
 import { checkPathSegments, type RequestInfo } from './request-info.js';
 import { ApiError } from './status.js';

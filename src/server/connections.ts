@@ -92,7 +92,8 @@ export function answerClientError(err: ClientError, socket: Socket): void {
   const json = JSON.stringify(body);
   const isHead = receivingHead.has(socket);
   const head = `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n`;
-  socket.end(isHead ? head : head + json);
+  // Destroyed once written: a client that never closes its side must not keep the socket.
+  socket.end(isHead ? head : head + json, () => socket.destroy());
 }
 
 /**
