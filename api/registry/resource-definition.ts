@@ -38,6 +38,13 @@ export interface ScaleSubresource<T extends KubeObject = KubeObject> {
   selector(obj: T): string;
 }
 
+/**
+ * Subresources that write one part of an object: `status`, a namespace's `spec.finalizers`, a
+ * pod's `spec.ephemeralContainers`, or a pod's placement (`binding`: node, annotations and
+ * PodScheduled condition, computed by its handler from the stored pod).
+ */
+export type UpdateSubresource = 'status' | 'finalize' | 'ephemeralcontainers' | 'binding';
+
 /** Context for strategy hooks that must look beyond the object (e.g. allocate a cluster IP in its space). */
 export interface StrategyContext {
   tenant: string;
@@ -53,8 +60,13 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
   prepareForUpdate?(obj: T, old: T): void;
   /** Rules beyond the schema, on create. Field paths are dotted (`spec.containers[0].name`). */
   validate?(obj: T): FieldError[];
-  /** Rules on update, after `validate`: immutable fields and allowed transitions. */
-  validateUpdate?(obj: T, old: T): FieldError[];
+  /** Rules on create only, after `validate` (fields that only a subresource may set later). */
+  validateCreate?(obj: T): FieldError[];
+  /**
+   * Rules on update, after `validate`: immutable fields and allowed transitions. `subresource` is
+   * the part written (undefined for the whole object), as each subresource has its own rules.
+   */
+  validateUpdate?(obj: T, old: T, subresource?: UpdateSubresource): FieldError[];
   /**
    * Whether something besides `metadata.finalizers` keeps the object after a DELETE (a
    * namespace's `spec.finalizers`). A held object is marked for deletion and goes once released.

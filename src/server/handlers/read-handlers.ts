@@ -8,6 +8,7 @@ import { negotiateFormat, sendFormatted, type ResponseFormat } from '../negotiat
 import { fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, validateListOptions, type Query } from './query.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { getScale } from './scale.js';
+import { handleStream } from './pod-subresources.js';
 import { seesSharedDefaults, sharedDefault, sharedDefaults } from './shared-defaults.js';
 
 /**
@@ -42,7 +43,9 @@ export async function handleGet(deps: HandlerDeps, req: ResourceRequest, request
   const query = request.query as Query;
   if (req.subresource === 'scale') return sendFormatted(reply, 200, negotiateFormat(request.headers.accept, false), await getScale(deps, req));
   if (req.subresource === 'log') return reply.type('text/plain').send(await podLog(deps, req, param(query, 'container')));
-  const format = negotiateFormat(request.headers.accept, req.subresource === undefined);
+  if (req.subresource === 'exec' || req.subresource === 'attach' || req.subresource === 'portforward') return handleStream(deps, req, request);
+  // A pod's status reads print as the pod does (`kubectl get pod x --subresource=status`).
+  const format = negotiateFormat(request.headers.accept, req.subresource === undefined || req.subresource === 'status');
   const obj = await deps.generic.get(req.def, locationOf(req), param(query, 'resourceVersion')).catch((err: unknown) => {
     if (err instanceof ApiError && err.reason === 'NotFound' && seesSharedDefaults(req)) return sharedDefault(deps, req, err);
     throw err;

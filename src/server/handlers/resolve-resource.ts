@@ -9,7 +9,18 @@ import type { UserInfo } from '../../../authz/user.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import { ApiError } from '../status.js';
 
-export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'token';
+export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'token' | 'ephemeralcontainers' | 'binding' | 'eviction' | 'exec' | 'attach' | 'portforward';
+
+/** The pod's own subresources beyond status, and the verbs each serves (exec and friends are GET or POST upgrades). */
+const POD_SUBRESOURCES: Partial<Record<Subresource, readonly Verb[]>> = {
+  log: ['get'],
+  ephemeralcontainers: ['get', 'update', 'patch'],
+  binding: ['create'],
+  eviction: ['create'],
+  exec: ['get', 'create'],
+  attach: ['get', 'create'],
+  portforward: ['get', 'create'],
+};
 
 export interface ResourceRequest {
   verb: Verb;
@@ -34,7 +45,7 @@ function subresourceOf(def: ResourceDefinition, sub: string): Subresource | unde
   if (sub === 'status' && def.status) return 'status';
   if (sub === 'scale' && def.scale) return 'scale';
   if (sub === 'finalize' && (def.resource === 'namespaces' || def.resource === 'tenants')) return 'finalize';
-  if (sub === 'log' && def.group === '' && def.resource === 'pods') return 'log';
+  if (def.group === '' && def.resource === 'pods' && Object.hasOwn(POD_SUBRESOURCES, sub)) return sub as Subresource;
   if (sub === 'token' && def.group === '' && def.resource === 'serviceaccounts') return 'token';
   return undefined;
 }
@@ -49,8 +60,9 @@ export function resolveResource(registry: ResourceRegistry, ctx: { user: UserInf
   if (info.subresource !== undefined) {
     subresource = subresourceOf(def, info.subresource);
     if (!subresource) throw notFound();
-    // A TokenRequest is only ever created; the other subresources are read and written.
-    const allowed = subresource === 'token' ? verb === 'create' : verb === 'get' || (subresource !== 'log' && (verb === 'update' || verb === 'patch'));
+    // A TokenRequest is only ever created; status, scale and finalize are read and written.
+    const verbs = subresource === 'token' ? ['create'] : (POD_SUBRESOURCES[subresource] ?? ['get', 'update', 'patch']);
+    const allowed = verbs.includes(verb);
     if (!allowed) throw methodNotAllowed(`${verb} is not supported on ${def.resource}/${subresource}`);
   }
 
