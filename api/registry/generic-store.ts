@@ -289,7 +289,7 @@ export class GenericStore {
     if (def.tracksGeneration) meta.generation = 1;
     else delete meta.generation;
     // A kind with a status subresource starts with the status its strategy gives it, never the client's.
-    if (def.status) delete obj.status;
+    if (def.status && !def.createWithStatus) delete obj.status;
 
     def.defaults?.(obj);
     await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });

@@ -15,6 +15,9 @@ export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'd
 
 export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
+/** What a space may do with a kind above the spaces that it reads. */
+export const READ_VERBS: readonly Verb[] = ['get', 'list', 'watch'];
+
 /** How `metadata.name` is validated (Kubernetes' ValidateNameFunc choices). */
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
 
@@ -126,6 +129,12 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   /** Defaults to the kind in lower case. */
   singular?: string;
   scope: Scope;
+  /**
+   * For a kind above the spaces (cluster scope): whether each space may read it (get, list and
+   * watch only), seeing what `src/server/handlers/above-spaces.ts` lets it see. Nodes and
+   * APIServices are; Tenants are not.
+   */
+  readableFromSpaces?: boolean;
   shortNames?: string[];
   categories?: string[];
   /** Defaults to every verb. */
@@ -136,6 +145,8 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   nameRule?: NameRule;
   /** Whether the kind has a `status` subresource (spec and status written separately). */
   status?: boolean;
+  /** Whether a create keeps the body's status (nodes register with theirs, as kubelets do); otherwise the strategy sets it. */
+  createWithStatus?: boolean;
   /** Whether `metadata.generation` counts spec changes (workloads, policies); false for plain data kinds. */
   tracksGeneration?: boolean;
   scale?: ScaleSubresource<T>;
@@ -167,12 +178,14 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   resource: string;
   singular: string;
   scope: Scope;
+  readableFromSpaces: boolean;
   shortNames: string[];
   categories: string[];
   verbs: readonly Verb[];
   schema: Schema;
   nameRule: NameRule;
   status: boolean;
+  createWithStatus: boolean;
   tracksGeneration: boolean;
   scale: ScaleSubresource<T> | undefined;
   columns: PrinterColumn<T>[];
@@ -240,11 +253,13 @@ export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDef
     apiVersion: spec.group === '' ? spec.version : `${spec.group}/${spec.version}`,
     listKind: `${spec.kind}List`,
     singular: spec.singular ?? spec.kind.toLowerCase(),
+    readableFromSpaces: spec.readableFromSpaces ?? false,
     shortNames: spec.shortNames ?? [],
     categories: spec.categories ?? [],
     verbs: spec.verbs ?? ALL_VERBS,
     nameRule: spec.nameRule ?? 'dns1123-subdomain',
     status: spec.status ?? false,
+    createWithStatus: spec.createWithStatus ?? false,
     tracksGeneration: spec.tracksGeneration ?? false,
     scale: spec.scale,
     columns: spec.columns ?? [nameColumn as PrinterColumn<T>, ageColumn as PrinterColumn<T>],
