@@ -35,6 +35,7 @@ import { cachedServiceAccountLookup, storeServiceAccountLookup, type ServiceAcco
 import { rbacEscalationAdmission } from '../authz/rbac/escalation.js';
 import type { Store } from '../storage/store.js';
 import { NodeUsage } from './server/handlers/above-spaces.js';
+import { ensureLocalAPIServices } from '../controllers/apiregistration/ensure-local-api-services.js';
 import { ApiError } from './server/status.js';
 
 export interface ControlPlaneOptions {
@@ -140,6 +141,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   await createIfAbsent(generic, tenantDef, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: SYSTEM_TENANT } });
   await ensureSpaceLayout(generic, kinds, SYSTEM_TENANT, false);
   await ensureBootstrapPolicy(generic, kinds);
+  await ensureLocalAPIServices(generic, requireKind(registry, 'apiregistration.k8s.io', 'apiservices'), registry);
 
   const controllers: Controller[] = [
     namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
