@@ -48,6 +48,20 @@ export interface ScaleSubresource<T extends KubeObject = KubeObject> {
  */
 export type UpdateSubresource = 'status' | 'finalize' | 'ephemeralcontainers' | 'binding';
 
+/**
+ * A subresource served by a handler of its own rather than the generic store (a pod's log,
+ * binding, eviction, exec, …; a service account's token): its name, the kind its requests and
+ * answers carry (discovery shows it), and its verbs.
+ */
+export interface SubresourceSpec {
+  name: string;
+  kind: string;
+  /** For a kind of another group version (policy/v1 Eviction); the kind's own otherwise. */
+  group?: string;
+  version?: string;
+  verbs: readonly Verb[];
+}
+
 /** Context for strategy hooks that must look beyond the object (e.g. allocate a cluster IP in its space). */
 export interface StrategyContext {
   tenant: string;
@@ -150,6 +164,8 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   /** Whether `metadata.generation` counts spec changes (workloads, policies); false for plain data kinds. */
   tracksGeneration?: boolean;
   scale?: ScaleSubresource<T>;
+  /** Subresources beyond status, scale and finalize. */
+  subresources?: SubresourceSpec[];
   /** Table columns; defaults to Name and Age. */
   columns?: PrinterColumn<T>[];
   /** Field selectors beyond `metadata.name` and `metadata.namespace`. */
@@ -188,6 +204,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   createWithStatus: boolean;
   tracksGeneration: boolean;
   scale: ScaleSubresource<T> | undefined;
+  subresources: SubresourceSpec[];
   columns: PrinterColumn<T>[];
   selectableFields: Record<string, (obj: T) => string | undefined>;
   allowUnconditionalUpdate: boolean;
@@ -262,6 +279,7 @@ export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDef
     createWithStatus: spec.createWithStatus ?? false,
     tracksGeneration: spec.tracksGeneration ?? false,
     scale: spec.scale,
+    subresources: spec.subresources ?? [],
     columns: spec.columns ?? [nameColumn as PrinterColumn<T>, ageColumn as PrinterColumn<T>],
     selectableFields: spec.selectableFields ?? {},
     allowUnconditionalUpdate: spec.allowUnconditionalUpdate ?? true,

@@ -225,6 +225,16 @@ export const pods = defineKind<Pod>({
   validateCreate: validateNewPod,
   validateUpdate: validatePodUpdate,
   columns: podColumns,
+  // Served by their own handlers (src/server/handlers/pod-subresources.ts, read-handlers.ts), as kube-apiserver lists them.
+  subresources: [
+    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+    { name: 'binding', kind: 'Binding', verbs: ['create'] },
+    { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+    { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
+    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+    { name: 'log', kind: 'Pod', verbs: ['get'] },
+    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+  ],
   selectableFields: {
     'spec.nodeName': (pod) => pod.spec?.nodeName ?? '',
     'spec.restartPolicy': (pod) => pod.spec?.restartPolicy ?? '',

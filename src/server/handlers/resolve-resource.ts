@@ -11,16 +11,8 @@ import { ApiError } from '../status.js';
 
 export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'token' | 'ephemeralcontainers' | 'binding' | 'eviction' | 'exec' | 'attach' | 'portforward';
 
-/** The pod's own subresources beyond status, and the verbs each serves (exec and friends are GET or POST upgrades). */
-const POD_SUBRESOURCES: Partial<Record<Subresource, readonly Verb[]>> = {
-  log: ['get'],
-  ephemeralcontainers: ['get', 'update', 'patch'],
-  binding: ['create'],
-  eviction: ['create'],
-  exec: ['get', 'create'],
-  attach: ['get', 'create'],
-  portforward: ['get', 'create'],
-};
+/** Status, scale and finalize are read and written; the kind declares the verbs of its other subresources. */
+const PART_VERBS: readonly Verb[] = ['get', 'update', 'patch'];
 
 export interface ResourceRequest {
   verb: Verb;
@@ -45,8 +37,7 @@ function subresourceOf(def: ResourceDefinition, sub: string): Subresource | unde
   if (sub === 'status' && def.status) return 'status';
   if (sub === 'scale' && def.scale) return 'scale';
   if (sub === 'finalize' && (def.resource === 'namespaces' || def.resource === 'tenants')) return 'finalize';
-  if (def.group === '' && def.resource === 'pods' && Object.hasOwn(POD_SUBRESOURCES, sub)) return sub as Subresource;
-  if (sub === 'token' && def.group === '' && def.resource === 'serviceaccounts') return 'token';
+  if (def.subresources.some((s) => s.name === sub)) return sub as Subresource;
   return undefined;
 }
 
@@ -60,8 +51,7 @@ export function resolveResource(registry: ResourceRegistry, ctx: { user: UserInf
   if (info.subresource !== undefined) {
     subresource = subresourceOf(def, info.subresource);
     if (!subresource) throw notFound();
-    // A TokenRequest is only ever created; status, scale and finalize are read and written.
-    const verbs = subresource === 'token' ? ['create'] : (POD_SUBRESOURCES[subresource] ?? ['get', 'update', 'patch']);
+    const verbs = def.subresources.find((s) => s.name === subresource)?.verbs ?? PART_VERBS;
     const allowed = verbs.includes(verb);
     if (!allowed) throw methodNotAllowed(`${verb} is not supported on ${def.resource}/${subresource}`);
   }
