@@ -240,6 +240,7 @@ export const nodes = defineKind<Node>({
   kind: 'Node',
   resource: 'nodes',
   scope: 'cluster',
+  readableFromSpaces: true,
   shortNames: ['no'],
   schema: nodeSchema,
   status: true,
