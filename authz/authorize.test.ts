@@ -22,7 +22,7 @@ describe('Authorizer', () => {
 
   beforeEach(() => {
     rbac = new RbacIndex();
-    authorizer = new Authorizer(rbac, [{ group: '', resource: 'tenants' }]);
+    authorizer = new Authorizer(rbac, [{ group: '', resource: 'tenants', readableFromSpaces: false }]);
     for (const role of bootstrapClusterRoles()) put(rbac, 'ClusterRole', 'system', role as never);
     for (const binding of bootstrapClusterRoleBindings()) put(rbac, 'ClusterRoleBinding', 'system', binding as never);
     put(rbac, 'ClusterRole', 't1', { metadata: { name: 'pod-reader' }, rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }] });

@@ -29,11 +29,15 @@ export interface AccessAttributes {
   tenant: string;
 }
 
-/** A kind that sits above every space (Tenants), which only system users reach. */
+/** A kind that sits above every space (Tenants, Nodes), which only system users change. */
 export interface KindAboveSpaces {
   group: string;
   resource: string;
+  /** Spaces may read it (get, list, watch), seeing what the server lets each see (nodes, APIServices). */
+  readableFromSpaces: boolean;
 }
+
+const READS = new Set(['get', 'list', 'watch']);
 
 export interface AccessDecision {
   allowed: boolean;
@@ -50,21 +54,22 @@ const EVERYTHING: PolicyRule[] = [
 const CHANGING_VERBS = new Set(['update', 'patch', 'delete']);
 
 export class Authorizer {
-  /** Resource names of the kinds above the spaces, each with its group. */
-  private readonly aboveSpaces = new Map<string, string>();
+  /** The kinds above the spaces, by resource name. */
+  private readonly aboveSpaces = new Map<string, KindAboveSpaces>();
 
   constructor(
     private readonly rbac: RbacIndex,
     aboveSpaces: readonly KindAboveSpaces[],
   ) {
-    for (const kind of aboveSpaces) this.aboveSpaces.set(kind.resource, kind.group);
+    for (const kind of aboveSpaces) this.aboveSpaces.set(kind.resource, kind);
   }
 
-  /** A review may name the group as `*`. */
+  /** Whether the request reaches above the spaces beyond reading what spaces may read. A review may name the group as `*`. */
   private isAboveSpaces(attrs: AccessAttributes): boolean {
     if (attrs.resource === undefined) return false;
-    const group = this.aboveSpaces.get(attrs.resource);
-    return group !== undefined && (attrs.group === group || attrs.group === '*');
+    const kind = this.aboveSpaces.get(attrs.resource);
+    if (kind === undefined || (attrs.group !== kind.group && attrs.group !== '*')) return false;
+    return !(kind.readableFromSpaces && READS.has(attrs.verb) && attrs.subresource === undefined);
   }
 
   authorize(user: UserInfo, attrs: AccessAttributes): AccessDecision {

@@ -92,7 +92,7 @@ function perSecond(total: number, check: (i: number) => boolean): number {
 
 function inProcess(): void {
   const { rbac, bindings, roles } = buildPolicy();
-  const authorizer = new Authorizer(rbac, [{ group: '', resource: 'tenants' }]);
+  const authorizer = new Authorizer(rbac, [{ group: '', resource: 'tenants', readableFromSpaces: false }]);
   const users = Array.from({ length: SPACES }, (_, s): UserInfo => ({ name: `user${s % BINDINGS_PER_SPACE}`, uid: '', groups: [`group${(s + 3) % BINDINGS_PER_SPACE}`, 'system:authenticated'], tenant: `t${s}`, extra: {} }));
   const allowedAttrs = (s: number): AccessAttributes => ({ verb: 'list', group: '', resource: 'pods', namespace: 'default', tenant: `t${s}` });
   const refusedAttrs = (s: number): AccessAttributes => ({ verb: 'delete', group: '', resource: 'secrets', namespace: 'default', tenant: `t${s}` });

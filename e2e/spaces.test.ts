@@ -123,13 +123,16 @@ describe.each(backendCases(kubectlPath !== undefined))('spaces on the $backend b
     it.skipIf(backend !== 'etcd')('stores every object under its tenant segment', async () => {
       {
         const keys = await etcdKeys(cluster.etcd!.endpoint);
-        const objectKeys = keys.filter((k) => !k.startsWith('/registry/core/tenants/'));
+        // Tenants, nodes and APIServices are above the spaces: their keys have no tenant segment.
+        const aboveSpaces = ['/registry/core/tenants/', '/registry/core/nodes/', '/registry/apiregistration.k8s.io/apiservices/'];
+        const objectKeys = keys.filter((k) => !aboveSpaces.some((prefix) => k.startsWith(prefix)));
         expect(objectKeys.length).toBeGreaterThan(20);
         for (const key of objectKeys) expect(key).toMatch(/^\/registry\/[^/]+\/[^/]+\/(system|t1|t2)\//);
         expect(keys).toContain('/registry/core/configmaps/t1/ns1/web');
         expect(keys).toContain('/registry/core/configmaps/t2/ns1/web');
         expect(keys).toContain('/registry/apps/deployments/t2/ns1/web');
         expect(keys).toContain('/registry/core/namespaces/t1/ns1');
+        expect(keys).toContain('/registry/apiregistration.k8s.io/apiservices/v1.apps');
       }
     });
 

@@ -34,6 +34,8 @@ import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
 import { cachedServiceAccountLookup, storeServiceAccountLookup, type ServiceAccountLookup } from '../authz/service-account-authenticator.js';
 import { rbacEscalationAdmission } from '../authz/rbac/escalation.js';
 import type { Store } from '../storage/store.js';
+import { NodeUsage } from './server/handlers/above-spaces.js';
+import { ensureLocalAPIServices } from '../controllers/apiregistration/ensure-local-api-services.js';
 import { ApiError } from './server/status.js';
 
 export interface ControlPlaneOptions {
@@ -53,6 +55,8 @@ export interface ControlPlane {
   tenantExists(name: string): boolean;
   /** The live service account a token names: from the shared informer, else storage. */
   serviceAccountLookup: ServiceAccountLookup;
+  /** Which nodes run pods of which space, kept by the shared pods informer. */
+  nodeUsage: NodeUsage;
   stop(): Promise<void>;
 }
 
@@ -128,10 +132,16 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     return informer;
   });
 
+  // What each space sees of nodes: where its pods run.
+  const nodeUsage = new NodeUsage();
+  const pods = informers.informerFor(requireKind(registry, '', 'pods'));
+  pods.onChange((key, pod) => nodeUsage.apply(key, pod));
+
   // The system space exists before the first request: its Tenant, its namespaces and the default RBAC policy.
   await createIfAbsent(generic, tenantDef, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: SYSTEM_TENANT } });
   await ensureSpaceLayout(generic, kinds, SYSTEM_TENANT, false);
   await ensureBootstrapPolicy(generic, kinds);
+  await ensureLocalAPIServices(generic, requireKind(registry, 'apiregistration.k8s.io', 'apiservices'), registry);
 
   const controllers: Controller[] = [
     namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
@@ -144,7 +154,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
-  await Promise.all([tenants, serviceAccounts, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, pods, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,
@@ -153,6 +163,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     authorizer,
     tenantExists: (name) => tenants.get({ tenant: '', namespace: '', name }) !== undefined,
     serviceAccountLookup: cachedServiceAccountLookup((key) => serviceAccounts.get(key), storeServiceAccountLookup(generic, registry)),
+    nodeUsage,
     async stop() {
       informers.stop();
       await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);

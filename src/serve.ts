@@ -73,6 +73,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       registry: plane.registry,
       generic: plane.generic,
       watchCaches: plane.watchCaches,
+      nodeUsage: plane.nodeUsage,
       tls: { ...prepared.serving, clientCa: prepared.clientCa.cert },
     });
     app.addHook('onClose', async () => compactor?.stop());

@@ -13,12 +13,13 @@ function sortedVerbs(def: ResourceDefinition): string[] {
   return [...def.verbs].sort();
 }
 
-function subresources(def: ResourceDefinition): Array<{ name: string; kind: string; group?: string; version?: string }> {
-  const subs: Array<{ name: string; kind: string; group?: string; version?: string }> = [];
+function subresources(def: ResourceDefinition): Array<{ name: string; kind: string; group?: string; version?: string; verbs?: readonly string[] }> {
+  const subs: Array<{ name: string; kind: string; group?: string; version?: string; verbs?: readonly string[] }> = [];
   if (def.status) subs.push({ name: 'status', kind: def.kind });
   if (def.scale) subs.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1' });
   if (def.resource === 'namespaces' || def.resource === 'tenants') subs.push({ name: 'finalize', kind: def.kind });
-  return subs;
+  subs.push(...def.subresources);
+  return subs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export function apiVersions(serverAddress: string): unknown {
@@ -65,7 +66,7 @@ export function apiResourceList(view: RegistryView, group: string, version: stri
     if (def.categories.length > 0) main.categories = def.categories;
     resources.push(main);
     for (const sub of subresources(def)) {
-      const entry: Record<string, unknown> = { name: `${def.resource}/${sub.name}`, singularName: '', namespaced, kind: sub.kind, verbs: SUBRESOURCE_VERBS };
+      const entry: Record<string, unknown> = { name: `${def.resource}/${sub.name}`, singularName: '', namespaced, kind: sub.kind, verbs: sub.verbs ?? SUBRESOURCE_VERBS };
       if (sub.group) Object.assign(entry, { group: sub.group, version: sub.version });
       resources.push(entry);
     }
@@ -95,7 +96,7 @@ function discoveryResource(def: ResourceDefinition): Record<string, unknown> {
     r.subresources = subs.map((s) => ({
       subresource: s.name,
       responseKind: { group: s.group ?? def.group, version: s.version ?? def.version, kind: s.kind },
-      verbs: SUBRESOURCE_VERBS,
+      verbs: s.verbs ?? SUBRESOURCE_VERBS,
     }));
   }
   return r;

@@ -48,6 +48,7 @@ const samples: Record<string, KubeObject> = {
   clusterrolebindings: { metadata: { name: 'view-all' }, roleRef: { kind: 'ClusterRole', name: 'view-all' }, subjects: [{ kind: 'Group', name: 'devs' }] },
   storageclasses: { metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com', parameters: { type: 'gp3' }, allowedTopologies: [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['a'] }] }] },
   priorityclasses: { metadata: { name: 'high' }, value: 1000, description: 'important' },
+  apiservices: { metadata: { name: 'v1beta1.metrics.k8s.io' }, spec: { group: 'metrics.k8s.io', version: 'v1beta1', service: { namespace: 'kube-system', name: 'metrics-server' }, groupPriorityMinimum: 100, versionPriority: 100, insecureSkipTLSVerify: true } },
 };
 
 /** Every component name a schema refers to, directly or through other components. */
@@ -75,6 +76,7 @@ describe('groupKinds', () => {
   it('registers every non-core kind once', () => {
     expect(() => new ResourceRegistry(groupKinds)).not.toThrow();
     expect(groupKinds.map((d) => `${d.apiVersion}/${d.resource}`)).toEqual([
+      'apiregistration.k8s.io/v1/apiservices',
       'apps/v1/deployments',
       'apps/v1/replicasets',
       'apps/v1/statefulsets',

@@ -1,9 +1,10 @@
 /**
  * Every built-in kind outside the core group, in the order kube-apiserver's `/apis` lists their
- * groups (apps, events, autoscaling, batch, networking, policy, rbac, storage, scheduling,
- * coordination, discovery).
+ * groups (apiregistration, apps, events, autoscaling, batch, networking, policy, rbac, storage,
+ * scheduling, coordination, discovery).
  */
 import type { ResourceDefinition } from '../registry/resource-definition.js';
+import { apiregistrationKinds } from './apiregistration/index.js';
 import { appsKinds } from './apps/index.js';
 import { autoscalingKinds } from './autoscaling/index.js';
 import { batchKinds } from './batch/index.js';
@@ -17,6 +18,7 @@ import { schedulingKinds } from './scheduling/index.js';
 import { storageKinds } from './storage/index.js';
 
 export const groupKinds: ResourceDefinition[] = [
+  ...apiregistrationKinds,
   ...appsKinds,
   ...eventsKinds,
   ...autoscalingKinds,

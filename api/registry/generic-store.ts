@@ -21,7 +21,7 @@ import { alreadyExists, badRequest, conflict, expired, fromStorageError, invalid
 import type { FieldError } from './field-error.js';
 import { deletionFinalizers, type PropagationOptions } from './garbage-collection.js';
 import type { KubeObject, ListMeta } from './object.js';
-import type { ResourceDefinition } from './resource-definition.js';
+import type { ResourceDefinition, UpdateSubresource } from './resource-definition.js';
 
 /** The tenant value that means every space, for list, watch and delete-collection. */
 export { ALL_TENANTS } from '../spaces.js';
@@ -81,8 +81,7 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
-/** Subresources that write one part of an object: `status`, or a namespace's `spec.finalizers`. */
-export type UpdateSubresource = 'status' | 'finalize';
+export type { UpdateSubresource } from './resource-definition.js';
 
 /** Options of the update path; `markDeleting` is the store's own, for DELETE of a held object. */
 interface UpdateOptions extends WriteOptions {
@@ -290,7 +289,7 @@ export class GenericStore {
     if (def.tracksGeneration) meta.generation = 1;
     else delete meta.generation;
     // A kind with a status subresource starts with the status its strategy gives it, never the client's.
-    if (def.status) delete obj.status;
+    if (def.status && !def.createWithStatus) delete obj.status;
 
     def.defaults?.(obj);
     await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });
@@ -481,6 +480,15 @@ export class GenericStore {
       next = structuredClone(current);
       const finalizers = (desired.spec as { finalizers?: unknown } | undefined)?.finalizers;
       next.spec = { ...(next.spec as object | undefined), finalizers };
+    } else if (opts.subresource === 'ephemeralcontainers') {
+      // A pod's ephemeralcontainers subresource writes spec.ephemeralContainers only.
+      next = structuredClone(current);
+      const ephemeralContainers = (desired.spec as { ephemeralContainers?: unknown } | undefined)?.ephemeralContainers;
+      next.spec = { ...(next.spec as object | undefined), ephemeralContainers };
+    } else if (opts.subresource === 'binding') {
+      // The binding handler changed the stored pod itself; nothing of a client's body is in it.
+      next = desired;
+      this.bindLocation(def, next, loc);
     } else {
       next = desired;
       this.bindLocation(def, next, loc);
@@ -520,8 +528,9 @@ export class GenericStore {
     const base = opts.markDeleting
       ? { ...current, metadata: { ...old, deletionTimestamp: meta.deletionTimestamp, deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds, finalizers: meta.finalizers } }
       : current;
-    this.validate(def, next, base);
-    if (!opts.applied) this.recordManagedFields(def, next, current, opts);
+    this.validate(def, next, base, opts.subresource);
+    // A binding is the scheduler's placement, not a field owned by a manager (as in kube-apiserver).
+    if (!opts.applied && opts.subresource !== 'binding') this.recordManagedFields(def, next, current, opts);
     return next;
   }
 
@@ -609,7 +618,9 @@ export class GenericStore {
         ? fieldsOutside(def.schema, ['status'])
         : subresource === 'finalize'
           ? fieldsOutside(def.schema, ['spec', 'finalizers'])
-          : def.status
+          : subresource === 'ephemeralcontainers'
+            ? fieldsOutside(def.schema, ['spec', 'ephemeralContainers'])
+            : def.status
             ? statusResetFields()
             : new FieldSet();
     const managedFields = computeUpdateManagedFields({
@@ -694,9 +705,10 @@ export class GenericStore {
     }
   }
 
-  private validate(def: ResourceDefinition, obj: KubeObject, old: KubeObject | undefined): void {
+  private validate(def: ResourceDefinition, obj: KubeObject, old: KubeObject | undefined, subresource?: UpdateSubresource): void {
     const errors: FieldError[] = [...validateObjectMeta(obj, def.nameRule, def.scope), ...(def.validate?.(obj) ?? [])];
-    if (old) errors.push(...validateObjectMetaUpdate(obj, old), ...(def.validateUpdate?.(obj, old) ?? []));
+    if (old) errors.push(...validateObjectMetaUpdate(obj, old), ...(def.validateUpdate?.(obj, old, subresource) ?? []));
+    else errors.push(...(def.validateCreate?.(obj) ?? []));
     if (errors.length > 0) throw invalid(def, obj.metadata.name ?? obj.metadata.generateName ?? '', errors);
   }
 }

@@ -3,7 +3,7 @@
  * names kubectl resolves. A space sees the registry through `view(tenant)`, the seam where that
  * space's own CRDs will join the built-in kinds (DESIGN.md section 3: discovery is per space).
  */
-import type { ResourceDefinition } from './resource-definition.js';
+import { READ_VERBS, type ResourceDefinition } from './resource-definition.js';
 import { ALL_TENANTS, SYSTEM_TENANT } from '../spaces.js';
 
 export interface GroupVersion {
@@ -20,19 +20,26 @@ export interface RegistryView {
   groupVersions(): readonly GroupVersion[];
 }
 
-/** A view of the kinds one may see from inside a space: the kinds of its own (no cluster-scoped ones). */
+/**
+ * A view of the kinds one may see from inside a space: the kinds of its own, and the kinds above
+ * the spaces that spaces read (nodes, APIServices), read-only; nothing else above the spaces.
+ */
 class SpaceView implements RegistryView {
   private readonly kinds: readonly ResourceDefinition[];
   private readonly gvs: readonly GroupVersion[];
+  private readonly byPath = new Map<string, ResourceDefinition>();
 
-  constructor(private readonly whole: ResourceRegistry) {
-    this.kinds = whole.all().filter((d) => d.scope !== 'cluster');
+  constructor(whole: ResourceRegistry) {
+    this.kinds = whole
+      .all()
+      .filter((d) => d.scope !== 'cluster' || d.readableFromSpaces)
+      .map((d) => (d.scope === 'cluster' ? { ...d, verbs: d.verbs.filter((v) => READ_VERBS.includes(v)) } : d));
+    for (const d of this.kinds) this.byPath.set(`${d.group}/${d.version}/${d.resource}`, d);
     this.gvs = whole.groupVersions().filter((gv) => this.kinds.some((d) => d.group === gv.group && d.version === gv.version));
   }
 
   lookup(group: string, version: string, resource: string): ResourceDefinition | undefined {
-    const def = this.whole.lookup(group, version, resource);
-    return def && def.scope !== 'cluster' ? def : undefined;
+    return this.byPath.get(`${group}/${version}/${resource}`);
   }
 
   all(): readonly ResourceDefinition[] {

@@ -15,6 +15,9 @@ export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'd
 
 export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
+/** What a space may do with a kind above the spaces that it reads. */
+export const READ_VERBS: readonly Verb[] = ['get', 'list', 'watch'];
+
 /** How `metadata.name` is validated (Kubernetes' ValidateNameFunc choices). */
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
 
@@ -38,6 +41,27 @@ export interface ScaleSubresource<T extends KubeObject = KubeObject> {
   selector(obj: T): string;
 }
 
+/**
+ * Subresources that write one part of an object: `status`, a namespace's `spec.finalizers`, a
+ * pod's `spec.ephemeralContainers`, or a pod's placement (`binding`: node, annotations and
+ * PodScheduled condition, computed by its handler from the stored pod).
+ */
+export type UpdateSubresource = 'status' | 'finalize' | 'ephemeralcontainers' | 'binding';
+
+/**
+ * A subresource served by a handler of its own rather than the generic store (a pod's log,
+ * binding, eviction, exec, …; a service account's token): its name, the kind its requests and
+ * answers carry (discovery shows it), and its verbs.
+ */
+export interface SubresourceSpec {
+  name: string;
+  kind: string;
+  /** For a kind of another group version (policy/v1 Eviction); the kind's own otherwise. */
+  group?: string;
+  version?: string;
+  verbs: readonly Verb[];
+}
+
 /** Context for strategy hooks that must look beyond the object (e.g. allocate a cluster IP in its space). */
 export interface StrategyContext {
   tenant: string;
@@ -53,8 +77,13 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
   prepareForUpdate?(obj: T, old: T): void;
   /** Rules beyond the schema, on create. Field paths are dotted (`spec.containers[0].name`). */
   validate?(obj: T): FieldError[];
-  /** Rules on update, after `validate`: immutable fields and allowed transitions. */
-  validateUpdate?(obj: T, old: T): FieldError[];
+  /** Rules on create only, after `validate` (fields that only a subresource may set later). */
+  validateCreate?(obj: T): FieldError[];
+  /**
+   * Rules on update, after `validate`: immutable fields and allowed transitions. `subresource` is
+   * the part written (undefined for the whole object), as each subresource has its own rules.
+   */
+  validateUpdate?(obj: T, old: T, subresource?: UpdateSubresource): FieldError[];
   /**
    * Whether something besides `metadata.finalizers` keeps the object after a DELETE (a
    * namespace's `spec.finalizers`). A held object is marked for deletion and goes once released.
@@ -114,6 +143,12 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   /** Defaults to the kind in lower case. */
   singular?: string;
   scope: Scope;
+  /**
+   * For a kind above the spaces (cluster scope): whether each space may read it (get, list and
+   * watch only), seeing what `src/server/handlers/above-spaces.ts` lets it see. Nodes and
+   * APIServices are; Tenants are not.
+   */
+  readableFromSpaces?: boolean;
   shortNames?: string[];
   categories?: string[];
   /** Defaults to every verb. */
@@ -124,9 +159,13 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   nameRule?: NameRule;
   /** Whether the kind has a `status` subresource (spec and status written separately). */
   status?: boolean;
+  /** Whether a create keeps the body's status (nodes register with theirs, as kubelets do); otherwise the strategy sets it. */
+  createWithStatus?: boolean;
   /** Whether `metadata.generation` counts spec changes (workloads, policies); false for plain data kinds. */
   tracksGeneration?: boolean;
   scale?: ScaleSubresource<T>;
+  /** Subresources beyond status, scale and finalize. */
+  subresources?: SubresourceSpec[];
   /** Table columns; defaults to Name and Age. */
   columns?: PrinterColumn<T>[];
   /** Field selectors beyond `metadata.name` and `metadata.namespace`. */
@@ -155,14 +194,17 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   resource: string;
   singular: string;
   scope: Scope;
+  readableFromSpaces: boolean;
   shortNames: string[];
   categories: string[];
   verbs: readonly Verb[];
   schema: Schema;
   nameRule: NameRule;
   status: boolean;
+  createWithStatus: boolean;
   tracksGeneration: boolean;
   scale: ScaleSubresource<T> | undefined;
+  subresources: SubresourceSpec[];
   columns: PrinterColumn<T>[];
   selectableFields: Record<string, (obj: T) => string | undefined>;
   allowUnconditionalUpdate: boolean;
@@ -228,13 +270,16 @@ export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDef
     apiVersion: spec.group === '' ? spec.version : `${spec.group}/${spec.version}`,
     listKind: `${spec.kind}List`,
     singular: spec.singular ?? spec.kind.toLowerCase(),
+    readableFromSpaces: spec.readableFromSpaces ?? false,
     shortNames: spec.shortNames ?? [],
     categories: spec.categories ?? [],
     verbs: spec.verbs ?? ALL_VERBS,
     nameRule: spec.nameRule ?? 'dns1123-subdomain',
     status: spec.status ?? false,
+    createWithStatus: spec.createWithStatus ?? false,
     tracksGeneration: spec.tracksGeneration ?? false,
     scale: spec.scale,
+    subresources: spec.subresources ?? [],
     columns: spec.columns ?? [nameColumn as PrinterColumn<T>, ageColumn as PrinterColumn<T>],
     selectableFields: spec.selectableFields ?? {},
     allowUnconditionalUpdate: spec.allowUnconditionalUpdate ?? true,

@@ -17,6 +17,7 @@ import { handleGet, handleList } from './handlers/read-handlers.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './handlers/write-handlers.js';
 import { handleWatch, type WatchStreams } from './handlers/watch-handler.js';
 import { discoveryHandler } from './discovery-routes.js';
+import type { NodeUsage } from './handlers/above-spaces.js';
 
 export interface ApiRoutesOptions {
   registry: ResourceRegistry;
@@ -28,6 +29,8 @@ export interface ApiRoutesOptions {
   reviewToken?: TokenAuthenticator;
   /** Signs the tokens of `serviceaccounts/<name>/token`; without it that subresource is not found. */
   serviceAccountTokens?: ServiceAccountTokens;
+  /** Which nodes run pods of which space, for what a tenant sees of nodes; without it a tenant sees none. */
+  nodeUsage?: NodeUsage;
 }
 
 export interface HandlerDeps extends ApiRoutesOptions {

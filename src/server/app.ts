@@ -19,6 +19,7 @@ import type { WatchCaches } from '../../api/registry/watch-cache.js';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import { duplicateFields } from '../../api/schema/duplicate-fields.js';
 import { apiRoutes } from './api-routes.js';
+import type { NodeUsage } from './handlers/above-spaces.js';
 import type { ServiceAccountTokens } from '../../authz/service-account-token.js';
 import { openApiRoutes } from './openapi-routes.js';
 import { declareRequestContext, rewriteRequestUrl } from './request-context.js';
@@ -52,6 +53,8 @@ export interface AppDeps {
   tls?: { key: string; cert: string; clientCa: string };
   /** Signs service-account tokens (TokenRequest); without it no tokens are issued. */
   serviceAccountTokens?: ServiceAccountTokens;
+  /** Which nodes run pods of which space (the control plane's), for a tenant's view of nodes. */
+  nodeUsage?: NodeUsage;
 }
 
 /** An HTTPS server in production; plain HTTP when built without `tls` (tests). */
@@ -111,7 +114,7 @@ export function buildApp(deps: AppDeps): KubeApp {
 
   app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });
   app.register(versionRoutes, { buildInfo: deps.buildInfo });
-  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, watchCaches: deps.watchCaches, authorizer: deps.authorizer, reviewToken: deps.reviewToken, serviceAccountTokens: deps.serviceAccountTokens });
+  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, watchCaches: deps.watchCaches, authorizer: deps.authorizer, reviewToken: deps.reviewToken, serviceAccountTokens: deps.serviceAccountTokens, nodeUsage: deps.nodeUsage });
   app.register(openApiRoutes, { registry: deps.registry, kubeVersion: versionInfo(deps.buildInfo).gitVersion });
   return app;
 }

@@ -15,10 +15,10 @@ export const NOW = Date.parse(CREATED) + 10 * 60 * 1000;
 export async function create<T extends KubeObject>(def: ResourceDefinition<T>, input: T): Promise<{ object: T; errors: FieldError[] }> {
   const object = structuredClone(input);
   object.metadata = { uid: TEST_UID, creationTimestamp: CREATED, ...(def.scope === 'namespace' ? { namespace: 'default' } : {}), ...object.metadata };
-  if (def.status) delete object.status;
+  if (def.status && !def.createWithStatus) delete object.status;
   def.defaults?.(object);
   await def.prepareForCreate?.(object, { tenant: 't1', namespace: object.metadata.namespace });
-  return { object, errors: def.validate?.(object) ?? [] };
+  return { object, errors: [...(def.validate?.(object) ?? []), ...(def.validateCreate?.(object) ?? [])] };
 }
 
 /** The field errors of replacing `old` with `next`, after update's hooks. */

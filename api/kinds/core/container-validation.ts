@@ -11,7 +11,7 @@ import { validateQualifiedName } from '../../validation/labels.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { inclusiveRangeError, isValidPortName, isValidPortNum, validatePortNumOrName } from '../../validation/ports.js';
 import { validateResourceRequirements } from './resource-validation.js';
-import type { Container, ContainerPort, EnvFromSource, EnvVar, Probe, ProbeHandler, SecurityContext, Volume, VolumeDevice, VolumeMount } from './types.js';
+import type { Container, ContainerPort, EphemeralContainer, EnvFromSource, EnvVar, Probe, ProbeHandler, SecurityContext, Volume, VolumeDevice, VolumeMount } from './types.js';
 import { validateLocalDescendingPath, validatePathNoBacksteps } from './volume-validation.js';
 
 export const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -377,6 +377,38 @@ export function validateInitContainers(
       for (const field of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
         if (c[field] !== undefined) errs.push(fieldErrors.forbidden(child(p, field), 'may not be set for init containers without restartPolicy=Always'));
       }
+    }
+  });
+  return errs;
+}
+
+/** Fields of a container that an ephemeral container may not set (it is never restarted, probed or given resources). */
+const EPHEMERAL_FORBIDDEN_FIELDS = ['ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources', 'resizePolicy', 'restartPolicy'] as const;
+
+/**
+ * A pod's ephemeral containers: each a valid container whose name no other container of the pod
+ * has, targeting (if at all) a container of the pod, and without the fields that make no sense
+ * for a debugging container.
+ */
+export function validateEphemeralContainers(
+  ephemeral: readonly EphemeralContainer[] | undefined,
+  others: readonly Container[],
+  ctx: ContainerContext,
+  path: string,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set(others.map((c) => c.name ?? ''));
+  (ephemeral ?? []).forEach((c, i) => {
+    const p = index(path, i);
+    errs.push(...validateContainerCommon(c, ctx, p));
+    if (names.has(c.name ?? '')) errs.push(fieldErrors.duplicate(child(p, 'name'), c.name ?? ''));
+    else names.add(c.name ?? '');
+    if (c.targetContainerName && !others.some((o) => o.name === c.targetContainerName)) errs.push(fieldNotFound(child(p, 'targetContainerName'), c.targetContainerName));
+    for (const field of EPHEMERAL_FORBIDDEN_FIELDS) {
+      // Go checks for zero values: clients send an empty `resources: {}`.
+      const value = (c as Record<string, unknown>)[field];
+      const set = value !== undefined && value !== null && !(typeof value === 'object' && Object.keys(value).length === 0);
+      if (set) errs.push(fieldErrors.forbidden(child(p, field), 'cannot be set for an Ephemeral Container'));
     }
   });
   return errs;

@@ -30,6 +30,17 @@ const samples: Record<string, KubeObject> = {
   },
   limitranges: { metadata: { name: 'limits' }, spec: { limits: [{ type: 'Container', max: { cpu: '2' }, defaultRequest: { cpu: '100m' } }] } },
   namespaces: { metadata: { name: 'team-a' } },
+  nodes: {
+    metadata: { name: 'node-1', labels: { 'node-role.kubernetes.io/worker': '' } },
+    spec: { podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'], taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
+    status: {
+      capacity: { cpu: '4', memory: '16Gi', pods: '110' },
+      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: '2024-05-01T10:00:00Z', lastTransitionTime: '2024-05-01T10:00:00Z' }],
+      addresses: [{ type: 'InternalIP', address: '10.0.0.11' }],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: { kubeletVersion: 'v1.33.0', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.1.0', containerRuntimeVersion: 'containerd://1.7.0', operatingSystem: 'linux', architecture: 'amd64' },
+    },
+  },
   persistentvolumeclaims: { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard' } },
   persistentvolumes: { metadata: { name: 'pv-1' }, spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data/pv-1' } } },
   pods: { metadata: { name: 'web' }, spec: { containers: [container] } },
@@ -63,6 +74,7 @@ describe('coreKinds', () => {
       'v1 events Event ev',
       'v1 limitranges LimitRange limits',
       'v1 namespaces Namespace ns',
+      'v1 nodes Node no',
       'v1 persistentvolumeclaims PersistentVolumeClaim pvc',
       'v1 persistentvolumes PersistentVolume pv',
       'v1 pods Pod po',
@@ -80,8 +92,8 @@ describe('coreKinds', () => {
     const names = (pick: (d: (typeof coreKinds)[number]) => boolean): string[] => coreKinds.filter(pick).map((d) => d.resource);
     expect(names((d) => d.scope === 'space')).toEqual(['namespaces', 'persistentvolumes']);
     expect(names((d) => d.categories.includes('all'))).toEqual(['pods', 'replicationcontrollers', 'services']);
-    expect(names((d) => d.scope === 'cluster')).toEqual(['tenants']);
-    expect(names((d) => d.status)).toEqual(['namespaces', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'replicationcontrollers', 'resourcequotas', 'services', 'tenants']);
+    expect(names((d) => d.scope === 'cluster')).toEqual(['nodes', 'tenants']);
+    expect(names((d) => d.status)).toEqual(['namespaces', 'nodes', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'replicationcontrollers', 'resourcequotas', 'services', 'tenants']);
     expect(names((d) => d.scale !== undefined)).toEqual(['replicationcontrollers']);
     expect(names((d) => d.allowCreateOnUpdate)).toEqual(['endpoints', 'events', 'limitranges', 'services']);
     expect(names((d) => d.returnDeletedObject)).toEqual(['namespaces', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'serviceaccounts', 'services', 'tenants']);

@@ -7,6 +7,7 @@ import { endpoints } from './endpoints.js';
 import { events } from './event.js';
 import { limitRanges } from './limit-range.js';
 import { namespaces } from './namespace.js';
+import { nodes } from './node.js';
 import { persistentVolumeClaims } from './persistent-volume-claim.js';
 import { persistentVolumes } from './persistent-volume.js';
 import { pods } from './pod.js';
@@ -24,6 +25,7 @@ export const coreKinds: ResourceDefinition[] = [
   events,
   limitRanges,
   namespaces,
+  nodes,
   persistentVolumeClaims,
   persistentVolumes,
   pods,

@@ -13,7 +13,7 @@ import { validateLabelSelector } from '../../validation/label-selector.js';
 import { isValidLabelValue, validateAnnotations, validateLabels, validateQualifiedName } from '../../validation/labels.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { inclusiveRangeError } from '../../validation/ports.js';
-import { validateContainers, validateInitContainers, validateSeccompProfile, type ContainerContext } from './container-validation.js';
+import { validateContainers, validateEphemeralContainers, validateInitContainers, validateSeccompProfile, type ContainerContext } from './container-validation.js';
 import type { PodSecurityContext, PodSpec, PodTemplateSpec, Toleration } from './types.js';
 import { validateVolumes } from './volume-validation.js';
 
@@ -294,6 +294,7 @@ export function validatePodSpec(spec: PodSpec, path: string, opts: PodSpecValida
   const ctx: ContainerContext = { volumes: volumes.valid, terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds, restartPolicy: spec.restartPolicy };
   errs.push(...validateContainers(spec.containers, ctx, child(path, 'containers')));
   errs.push(...validateInitContainers(spec.initContainers, spec.containers, ctx, child(path, 'initContainers')));
+  errs.push(...validateEphemeralContainers(spec.ephemeralContainers, [...(spec.containers ?? []), ...(spec.initContainers ?? [])], ctx, child(path, 'ephemeralContainers')));
 
   if (spec.hostNetwork) {
     (spec.containers ?? []).forEach((c, ci) => {

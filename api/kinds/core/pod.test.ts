@@ -131,6 +131,42 @@ describe('pod updates', () => {
   });
 });
 
+describe('ephemeral containers', () => {
+  const debugger1 = { name: 'dbg', image: 'busybox', terminationMessagePolicy: 'File', resources: {} };
+
+  it('may not be set on create', async () => {
+    const { errors } = await create(pods, pod([nginx], { ephemeralContainers: [debugger1] }));
+    expect(messages(errors)).toEqual(['spec.ephemeralContainers: Forbidden: cannot be set on create']);
+  });
+
+  it('may be added through their subresource, never changed or removed, and not through a pod update', async () => {
+    const old = await created(pod([nginx]));
+    const added = structuredClone(old);
+    added.spec!.ephemeralContainers = [debugger1];
+    pods.defaults!(added);
+    expect(pods.validate!(added)).toEqual([]);
+    expect(pods.validateUpdate!(added, old, 'ephemeralcontainers')).toEqual([]);
+    expect(messages(pods.validateUpdate!(added, old))).toEqual([expect.stringContaining('spec: Forbidden: pod updates may not change fields')]);
+
+    const changed = structuredClone(added);
+    changed.spec!.ephemeralContainers![0]!.image = 'alpine';
+    expect(messages(pods.validateUpdate!(changed, added, 'ephemeralcontainers'))).toEqual(['spec.ephemeralContainers: Forbidden: existing ephemeral containers "dbg" may not be changed\n']);
+    const removed = structuredClone(added);
+    removed.spec!.ephemeralContainers = [];
+    expect(messages(pods.validateUpdate!(removed, added, 'ephemeralcontainers'))).toEqual(['spec.ephemeralContainers: Forbidden: existing ephemeral containers "dbg" may not be removed\n']);
+  });
+
+  it('are validated as containers, without the fields a debugging container may not have', () => {
+    const bad = pod([nginx], { terminationGracePeriodSeconds: 30, ephemeralContainers: [{ ...debugger1, name: 'web', ports: [{ containerPort: 80 }], targetContainerName: 'nope' }] });
+    pods.defaults!(bad);
+    expect(messages(pods.validate!(bad)).filter((m) => m.startsWith('spec.ephemeralContainers'))).toEqual([
+      'spec.ephemeralContainers[0].name: Duplicate value: "web"',
+      'spec.ephemeralContainers[0].targetContainerName: Not found: "nope"',
+      'spec.ephemeralContainers[0].ports: Forbidden: cannot be set for an Ephemeral Container',
+    ]);
+  });
+});
+
 describe('pod status IPs', () => {
   // A status write carries only what the writer set; defaults run on every write, status ones too.
   const withStatus = (status: Pod['status']): Pod => {

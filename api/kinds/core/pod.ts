@@ -5,7 +5,7 @@
  * Only images, activeDeadlineSeconds, added tolerations and removed scheduling gates may change.
  */
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
-import { defineKind } from '../../registry/resource-definition.js';
+import { defineKind, type UpdateSubresource } from '../../registry/resource-definition.js';
 import { coreField, CORE_V1 } from '../../schema/core-types.js';
 import { defineKindSchema } from '../../schema/meta.js';
 import { semanticEqual } from '../../validation/equality.js';
@@ -113,10 +113,25 @@ function validatePod(pod: Pod): FieldError[] {
   const errs = validatePodSpec(spec, 'spec', { resourceIsPod: true });
   errs.push(...validateContainersOnlyForPod(spec.containers, 'spec.containers'));
   errs.push(...validateContainersOnlyForPod(spec.initContainers, 'spec.initContainers'));
-  // Ephemeral containers only arrive through their own subresource, which is not served here.
-  if ((spec.ephemeralContainers ?? []).length > 0) errs.push(fieldErrors.forbidden('spec.ephemeralContainers', 'cannot be set on create'));
   if (spec.nodeName && (spec.schedulingGates ?? []).length > 0) {
     errs.push(fieldErrors.forbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
+  }
+  return errs;
+}
+
+/** Ephemeral containers only arrive through their own subresource. */
+function validateNewPod(pod: Pod): FieldError[] {
+  return (pod.spec?.ephemeralContainers ?? []).length > 0 ? [fieldErrors.forbidden('spec.ephemeralContainers', 'cannot be set on create')] : [];
+}
+
+/** The ephemeralcontainers subresource may add ephemeral containers, never change or remove one. */
+function validateEphemeralContainersUpdate(pod: Pod, old: Pod): FieldError[] {
+  const next = new Map((pod.spec?.ephemeralContainers ?? []).map((c) => [c.name, c]));
+  const errs: FieldError[] = [];
+  for (const existing of old.spec?.ephemeralContainers ?? []) {
+    const now = next.get(existing.name);
+    if (!now) errs.push(fieldErrors.forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(existing.name)} may not be removed\n`));
+    else if (!semanticEqual(existing, now)) errs.push(fieldErrors.forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(existing.name)} may not be changed\n`));
   }
   return errs;
 }
@@ -139,7 +154,10 @@ function validateOnlyAddedTolerations(next: readonly Toleration[] | undefined, p
   return validateTolerations(next, 'spec.tolerations');
 }
 
-function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
+function validatePodUpdate(pod: Pod, old: Pod, subresource?: UpdateSubresource): FieldError[] {
+  if (subresource === 'ephemeralcontainers') return validateEphemeralContainersUpdate(pod, old);
+  // A binding sets the node once, which the pod's own updates may never do.
+  if (subresource === 'binding') return [];
   const spec = pod.spec ?? {};
   const prev = old.spec ?? {};
   const errs: FieldError[] = [];
@@ -204,8 +222,19 @@ export const pods = defineKind<Pod>({
   defaults: defaultPod,
   prepareForCreate: prepareNewPod,
   validate: validatePod,
+  validateCreate: validateNewPod,
   validateUpdate: validatePodUpdate,
   columns: podColumns,
+  // Served by their own handlers (src/server/handlers/pod-subresources.ts, read-handlers.ts), as kube-apiserver lists them.
+  subresources: [
+    { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+    { name: 'binding', kind: 'Binding', verbs: ['create'] },
+    { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+    { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
+    { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+    { name: 'log', kind: 'Pod', verbs: ['get'] },
+    { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+  ],
   selectableFields: {
     'spec.nodeName': (pod) => pod.spec?.nodeName ?? '',
     'spec.restartPolicy': (pod) => pod.spec?.restartPolicy ?? '',

@@ -44,4 +44,5 @@ export const serviceAccounts = defineKind<ServiceAccount>({
   prepareForCreate: cleanSecretReferences,
   prepareForUpdate: cleanSecretReferences,
   columns: serviceAccountColumns,
+  subresources: [{ name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] }],
 });

@@ -10,6 +10,20 @@ const template = { metadata: { creationTimestamp: null, labels: { app: 'shop', t
 
 export const groupSamples = [
   {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name: 'v1beta1.metrics.k8s.io', uid: '7c2e9a1b-3d4f-4e5a-8b6c-0d1e2f3a4b5c', resourceVersion: '91', creationTimestamp: '2025-03-04T05:00:00Z' },
+    spec: { service: { namespace: 'kube-system', name: 'metrics-server', port: 443 }, group: 'metrics.k8s.io', version: 'v1beta1', caBundle: 'LS0tLS1CRUdJTg==', groupPriorityMinimum: 100, versionPriority: 100 },
+    status: { conditions: [{ type: 'Available', status: 'False', lastTransitionTime: '2025-03-04T05:00:01Z', reason: 'MissingEndpoints', message: 'endpoints for service/metrics-server in "kube-system" have no addresses' }] },
+  },
+  {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name: 'v1.', uid: '7c2e9a1b-3d4f-4e5a-8b6c-0d1e2f3a4b5d', resourceVersion: '12', creationTimestamp: '2025-03-04T05:00:00Z' },
+    spec: { version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 },
+    status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2025-03-04T05:00:00Z', reason: 'Local', message: 'Local APIServices are always available' }] },
+  },
+  {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: objectMeta('shop', { generation: 3, annotations: { 'deployment.kubernetes.io/revision': '3' } }),

@@ -35,6 +35,9 @@ export const apiSamples: readonly Sample[] = [
   },
   { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid: '6f1c', resourceVersion: '4127' }, propagationPolicy: 'Foreground', dryRun: ['All'] },
   { apiVersion: 'v1', kind: 'DeleteOptions', orphanDependents: false },
+  { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'shop-api-7d9c-x2f', namespace: 'shop', uid: '6f1c2a4e', resourceVersion: '4127' }, target: { kind: 'Node', name: 'node-1' } },
+  { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'shop-api-7d9c-x2f', namespace: 'shop' }, deleteOptions: { gracePeriodSeconds: 30, preconditions: { resourceVersion: '4127' } } },
+  { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'shop-api-7d9c-x2f', namespace: 'shop' } },
   {
     apiVersion: 'authorization.k8s.io/v1',
     kind: 'SelfSubjectAccessReview',

@@ -8,6 +8,8 @@ import { negotiateFormat, sendFormatted, type ResponseFormat } from '../negotiat
 import { fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, validateListOptions, type Query } from './query.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { getScale } from './scale.js';
+import { handleStream } from './pod-subresources.js';
+import { assertVisible, narrowedToSpace, seesPartAboveSpaces } from './above-spaces.js';
 import { seesSharedDefaults, sharedDefault, sharedDefaults } from './shared-defaults.js';
 
 /**
@@ -42,11 +44,14 @@ export async function handleGet(deps: HandlerDeps, req: ResourceRequest, request
   const query = request.query as Query;
   if (req.subresource === 'scale') return sendFormatted(reply, 200, negotiateFormat(request.headers.accept, false), await getScale(deps, req));
   if (req.subresource === 'log') return reply.type('text/plain').send(await podLog(deps, req, param(query, 'container')));
-  const format = negotiateFormat(request.headers.accept, req.subresource === undefined);
-  const obj = await deps.generic.get(req.def, locationOf(req), param(query, 'resourceVersion')).catch((err: unknown) => {
+  if (req.subresource === 'exec' || req.subresource === 'attach' || req.subresource === 'portforward') return handleStream(deps, req, request);
+  // A pod's status reads print as the pod does (`kubectl get pod x --subresource=status`).
+  const format = negotiateFormat(request.headers.accept, req.subresource === undefined || req.subresource === 'status');
+  let obj = await deps.generic.get(req.def, locationOf(req), param(query, 'resourceVersion')).catch((err: unknown) => {
     if (err instanceof ApiError && err.reason === 'NotFound' && seesSharedDefaults(req)) return sharedDefault(deps, req, err);
     throw err;
   });
+  if (seesPartAboveSpaces(req)) obj = assertVisible(req, deps.nodeUsage, obj);
   if (format.kind === 'table') return sendFormatted(reply, 200, format, tableOf(req, format, query, [obj], { resourceVersion: obj.metadata.resourceVersion }));
   return sendFormatted(reply, 200, format, obj);
 }
@@ -59,7 +64,8 @@ export async function handleList(deps: HandlerDeps, req: ResourceRequest, reques
   const limit = intParam(query, 'limit');
   const rvMatch = param(query, 'resourceVersionMatch');
   const labelSelector = labelSelectorParam(query);
-  const fieldMatch = fieldSelectorParam(query, req.def);
+  const asked = fieldSelectorParam(query, req.def);
+  const fieldMatch = seesPartAboveSpaces(req) ? narrowedToSpace(req, deps.nodeUsage, asked) : asked;
   const scope = { tenant: req.tenant, namespace: req.namespace };
   const resourceVersion = param(query, 'resourceVersion');
   const continueToken = param(query, 'continue') || undefined;

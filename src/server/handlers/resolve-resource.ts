@@ -9,7 +9,10 @@ import type { UserInfo } from '../../../authz/user.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import { ApiError } from '../status.js';
 
-export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'token';
+export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'token' | 'ephemeralcontainers' | 'binding' | 'eviction' | 'exec' | 'attach' | 'portforward';
+
+/** Status, scale and finalize are read and written; the kind declares the verbs of its other subresources. */
+const PART_VERBS: readonly Verb[] = ['get', 'update', 'patch'];
 
 export interface ResourceRequest {
   verb: Verb;
@@ -34,8 +37,7 @@ function subresourceOf(def: ResourceDefinition, sub: string): Subresource | unde
   if (sub === 'status' && def.status) return 'status';
   if (sub === 'scale' && def.scale) return 'scale';
   if (sub === 'finalize' && (def.resource === 'namespaces' || def.resource === 'tenants')) return 'finalize';
-  if (sub === 'log' && def.group === '' && def.resource === 'pods') return 'log';
-  if (sub === 'token' && def.group === '' && def.resource === 'serviceaccounts') return 'token';
+  if (def.subresources.some((s) => s.name === sub)) return sub as Subresource;
   return undefined;
 }
 
@@ -49,8 +51,8 @@ export function resolveResource(registry: ResourceRegistry, ctx: { user: UserInf
   if (info.subresource !== undefined) {
     subresource = subresourceOf(def, info.subresource);
     if (!subresource) throw notFound();
-    // A TokenRequest is only ever created; the other subresources are read and written.
-    const allowed = subresource === 'token' ? verb === 'create' : verb === 'get' || (subresource !== 'log' && (verb === 'update' || verb === 'patch'));
+    const verbs = def.subresources.find((s) => s.name === subresource)?.verbs ?? PART_VERBS;
+    const allowed = verbs.includes(verb);
     if (!allowed) throw methodNotAllowed(`${verb} is not supported on ${def.resource}/${subresource}`);
   }
 

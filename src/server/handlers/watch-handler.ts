@@ -14,6 +14,7 @@ import type { ResourceRequest } from './resolve-resource.js';
 import { compileFieldSelector } from '../../../api/selection/field-selector.js';
 import { selectableFields } from './query.js';
 import { seesSharedDefaults, sharedDefaultsWatch } from './shared-defaults.js';
+import { narrowedToSpace, seesPartAboveSpaces } from './above-spaces.js';
 
 /** Open watch streams, so the server can end them when it closes. */
 export type WatchStreams = Set<{ close(): void }>;
@@ -54,6 +55,7 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
 
   let tenant = req.tenant;
   if (seesSharedDefaults(req)) ({ tenant, fieldMatch } = sharedDefaultsWatch(req, fieldMatch));
+  if (seesPartAboveSpaces(req)) fieldMatch = narrowedToSpace(req, deps.nodeUsage, fieldMatch);
   const active = await deps.watchCaches.startWatch(
     req.def,
     { tenant, namespace: req.namespace },

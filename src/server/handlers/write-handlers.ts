@@ -13,16 +13,18 @@ import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../nego
 import { ApiError } from '../status.js';
 import { applyConfiguration, applyConflictError, fieldManagerName, FieldSet, fieldsOutside, statusResetFields } from '../../../api/apply/index.js';
 import type { JsonObject, JsonValue } from '../../../api/apply/json-value.js';
-import { boolParam, dryRunParam, fieldSelectorParam, fieldValidationParam, intParam, labelSelectorParam, param, type Query } from './query.js';
+import { boolParam, dryRunParam, fieldSelectorParam, fieldValidationParam, labelSelectorParam, param, type Query } from './query.js';
+import { parseDeleteOptions } from './delete-options.js';
 import { locationOf } from './read-handlers.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { patchScale, updateScale } from './scale.js';
 import { handleTokenRequest } from './token-request.js';
+import { handleBinding, handleEviction, handleStream } from './pod-subresources.js';
 
 /** The part of the object a write addresses: the whole, its status, or a namespace's finalizers. */
 function writtenPart(req: ResourceRequest): UpdateSubresource | undefined {
   const sub = req.subresource;
-  if (sub === undefined || sub === 'status' || sub === 'finalize') return sub;
+  if (sub === undefined || sub === 'status' || sub === 'finalize' || sub === 'ephemeralcontainers') return sub;
   // Scale writes go through scale.ts and logs are read-only: neither reaches here.
   throw new ApiError(405, 'MethodNotAllowed', `${req.verb} is not supported on ${req.def.resource}/${sub}`);
 }
@@ -82,6 +84,9 @@ async function reviewToken(deps: HandlerDeps, req: ResourceRequest, token: strin
 
 export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   if (req.subresource === 'token') return handleTokenRequest(deps, req, request, reply);
+  if (req.subresource === 'binding') return handleBinding(deps, req, request, reply);
+  if (req.subresource === 'eviction') return handleEviction(deps, req, request, reply);
+  if (req.subresource === 'exec' || req.subresource === 'attach' || req.subresource === 'portforward') return handleStream(deps, req, request);
   if (req.name !== undefined) throw new ApiError(405, 'MethodNotAllowed', `POST to a named ${req.def.singular} is not supported`);
   const format = negotiateFormat(request.headers.accept, false);
   const opts = writeOptions(request);
@@ -186,32 +191,8 @@ async function handleApply(deps: HandlerDeps, req: ResourceRequest, request: Fas
 
 /** DeleteOptions from the body (kubectl sends one) and the query (curl users do). */
 function deleteOptions(request: FastifyRequest): DeleteOptions {
-  const query = request.query as Query;
   const raw = request.body === undefined || (Buffer.isBuffer(request.body) && request.body.length === 0) ? {} : decodeBody(request);
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'BadRequest', 'DeleteOptions must be a JSON object');
-  const body = raw as { propagationPolicy?: unknown; orphanDependents?: unknown; gracePeriodSeconds?: unknown; preconditions?: { uid?: unknown; resourceVersion?: unknown }; dryRun?: unknown };
-  const policy = body.propagationPolicy ?? param(query, 'propagationPolicy');
-  if (policy !== undefined && policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
-    throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan"`);
-  }
-  // Deprecated in Kubernetes but still honoured; it and propagationPolicy exclude each other.
-  const orphan = body.orphanDependents ?? boolParam(query, 'orphanDependents');
-  if (orphan !== undefined && typeof orphan !== 'boolean') throw new ApiError(400, 'BadRequest', 'DeleteOptions.orphanDependents must be a boolean');
-  if (orphan !== undefined && policy !== undefined) {
-    throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`);
-  }
-  const grace = body.gracePeriodSeconds ?? intParam(query, 'gracePeriodSeconds');
-  if (grace !== undefined && (typeof grace !== 'number' || grace < 0)) {
-    throw new ApiError(422, 'Invalid', 'DeleteOptions.meta.k8s.io "" is invalid: gracePeriodSeconds: Invalid value: must be a non-negative integer');
-  }
-  const dryRun = Array.isArray(body.dryRun) ? body.dryRun.includes('All') : dryRunParam(query);
-  const opts: DeleteOptions = { dryRun };
-  if (policy) opts.propagationPolicy = policy;
-  if (orphan !== undefined) opts.orphanDependents = orphan;
-  if (typeof grace === 'number') opts.gracePeriodSeconds = grace;
-  const pre = body.preconditions;
-  if (pre) opts.preconditions = { uid: typeof pre.uid === 'string' ? pre.uid : undefined, resourceVersion: typeof pre.resourceVersion === 'string' ? pre.resourceVersion : undefined };
-  return opts;
+  return parseDeleteOptions(raw, request.query as Query);
 }
 
 export async function handleDelete(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
