@@ -11,6 +11,7 @@ describe('duplicateFields', () => {
     ['{"a":{"x":1},"b":{"x":1}}', []],
     ['{"k\\"q":1,"k\\"q":2}', ['k"q']],
     ['[{"a":1,"a":1}]', ['[0].a']],
+    ['{"a\\u0062":1,"ab":2}', ['ab']],
   ])('%s → %j', (text, expected) => {
     JSON.parse(text);
     expect(duplicateFields(text)).toEqual(expected);

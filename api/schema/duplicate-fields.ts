@@ -2,7 +2,7 @@
  * Finds keys that appear twice in one JSON object of a request body. JSON.parse keeps the last
  * value silently; kube-apiserver's strict decoder reports each as `duplicate field "<path>"`
  * (400 under fieldValidation=Strict, a warning under Warn). One pass over the text, allocating a
- * key set only per object.
+ * key set only per object. The text is valid JSON (`jsonSyntaxError` passed it first).
  *
  * @example
  *   duplicateFields('{"metadata":{"name":"a","name":"b"}}') // ['metadata.name']
@@ -23,7 +23,8 @@ export function duplicateFields(text: string): string[] {
       while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
       const frame = stack.at(-1);
       if (expectKey && frame?.keys) {
-        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        const raw = text.slice(i + 1, j);
+        const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
         frame.key = key;
         if (frame.keys.has(key)) found.push(path());
         else frame.keys.add(key);
