@@ -1,8 +1,8 @@
 /** JSON and merge patches within their bounds: operation count, copy growth, nesting. */
 import { describe, expect, it } from 'vitest';
-import { pods } from '../kinds/core/pod.js';
 import type { KubeObject } from '../registry/object.js';
 import { MAX_BODY_DEPTH } from '../schema/json-syntax.js';
+import { define, object, ref } from '../schema/schema.js';
 import { ApiError } from '../../src/server/status.js';
 import { applyJsonPatch, applyMergePatch, MAX_JSON_PATCH_OPERATIONS } from './apply-patch.js';
 import { applyStrategicMergePatch } from './strategic-merge.js';
@@ -52,7 +52,9 @@ describe('merge and strategic merge patches nested to the bound', () => {
     expect(applyMergePatch(cm(), patch).metadata.annotations).toMatchObject({ a: 'x'.repeat(1024), k: { k: {} } });
   });
   it('strategic merge patch', () => {
-    const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } };
-    expect(applyStrategicMergePatch(pod, patch, pods.schema).metadata.annotations).toMatchObject({ k: { k: {} } });
+    const schema = define('io.kubespaces.test.v1.Deep', object('Free-form spec.', { metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'), spec: { type: 'object', description: 'Anything.', 'x-kubernetes-preserve-unknown-fields': true } }));
+    const deep = { spec: nested(MAX_BODY_DEPTH - 1) };
+    const obj: KubeObject = { apiVersion: 'v1', kind: 'Deep', metadata: { name: 'd' } };
+    expect(applyStrategicMergePatch(obj, deep, schema)).toMatchObject({ spec: { k: { k: {} } } });
   });
 });
