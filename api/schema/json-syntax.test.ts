@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSyntaxError, MAX_BODY_DEPTH } from './json-syntax.js';
+import { MAX_BODY_DEPTH, scanJson } from './json-syntax.js';
 
-describe('jsonSyntaxError', () => {
+describe('scanJson: syntax and nesting', () => {
   // Expected texts are Go's encoding/json scanner messages for the same input.
   const cases: Array<[string, string, string | undefined]> = [
     ['an object', '{"a":[1,-2.5e+3,true,false,null,"x\\u00e9\\n"],"b":{}}', undefined],
@@ -34,13 +34,31 @@ describe('jsonSyntaxError', () => {
     ['a non-ASCII letter', '[é]', "invalid character 'Ã' looking for beginning of value"],
   ];
   it.each(cases)('%s', (_name, text, message) => {
-    expect(jsonSyntaxError(text)).toBe(message);
+    expect(scanJson(text).error).toBe(message);
   });
 
   it('bounds nesting: the limit passes, one more is refused before anything deeper is read', () => {
     const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
-    expect(jsonSyntaxError(nested(MAX_BODY_DEPTH))).toBeUndefined();
-    expect(jsonSyntaxError(nested(MAX_BODY_DEPTH + 1))).toBe("invalid character '[' exceeded max depth");
-    expect(jsonSyntaxError('{"a":'.repeat(1_000_000))).toBe("invalid character '{' exceeded max depth");
+    expect(scanJson(nested(MAX_BODY_DEPTH)).error).toBeUndefined();
+    expect(scanJson(nested(MAX_BODY_DEPTH + 1)).error).toBe("invalid character '[' exceeded max depth");
+    expect(scanJson('{"a":'.repeat(1_000_000)).error).toBe("invalid character '{' exceeded max depth");
+  });
+});
+
+describe('scanJson: duplicate keys', () => {
+  it.each<[string, string[]]>([
+    ['{"a":1,"b":2}', []],
+    ['{"a":1,"a":2}', ['a']],
+    ['{"metadata":{"name":"x","labels":{"k":"1"},"name":"y"}}', ['metadata.name']],
+    ['{"spec":{"containers":[{"name":"a"},{"name":"b","image":"i","image":"j"}]}}', ['spec.containers[1].image']],
+    ['{"a":"{\\"a\\":1,\\"a\\":2}","b":[1,{"c":1}]}', []],
+    ['{"a":{"x":1},"b":{"x":1}}', []],
+    ['{"k\\"q":1,"k\\"q":2}', ['k"q']],
+    ['[{"a":1,"a":1}]', ['[0].a']],
+    ['[[],[{"a":1}],{"b":[{"c":1,"c":2}]}]', ['[2].b[0].c']],
+    ['{"a\\u0062":1,"ab":2}', ['ab']],
+  ])('%s → %j', (text, expected) => {
+    JSON.parse(text);
+    expect(scanJson(text)).toEqual({ error: undefined, duplicateFields: expected });
   });
 });

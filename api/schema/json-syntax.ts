@@ -1,14 +1,14 @@
 /**
  * A validating scan of JSON text, run before `JSON.parse` on every JSON request body. It bounds
- * nesting (our recursive walks run on JavaScript's fixed stack) and words syntax errors as Go's
- * encoding/json scanner does, which kube-apiserver's decoders answer with, instead of V8's text.
- * One pass, no allocation per value; containers are tracked in a byte array of `maxDepth`.
+ * nesting (our recursive walks run on JavaScript's fixed stack), words syntax errors as Go's
+ * encoding/json scanner does (kube-apiserver's decoders answer with those, not V8's text) and
+ * finds duplicate keys, which parsing would merge. One linear pass.
  *
  * @example
- *   jsonSyntaxError('{"ab')            // 'unexpected end of JSON input'
- *   jsonSyntaxError('{"a":x}')         // "invalid character 'x' looking for beginning of value"
- *   jsonSyntaxError('[[1]]', 1)        // "invalid character '[' exceeded max depth"
- *   jsonSyntaxError('{"a":1}')         // undefined
+ *   scanJson('{"ab').error                 // 'unexpected end of JSON input'
+ *   scanJson('{"a":x}').error              // "invalid character 'x' looking for beginning of value"
+ *   scanJson('[[1]]', 1).error             // "invalid character '[' exceeded max depth"
+ *   scanJson('{"a":1,"a":2}')              // { error: undefined, duplicateFields: ['a'] }
  */
 
 /**
@@ -50,12 +50,41 @@ export function goQuoteChar(text: string, at: number): string {
   return `'${String.fromCharCode(byte)}'`;
 }
 
-/** Go's message for the first error in `text`, or undefined when `text` is one valid JSON value. */
-export function jsonSyntaxError(text: string, maxDepth = MAX_BODY_DEPTH): string | undefined {
+/** What one scan of a JSON text found. */
+export interface JsonScan {
+  /** Go's message for the first error, or undefined when the text is one valid JSON value. */
+  error: string | undefined;
+  /**
+   * Keys that appear twice in one object, by path (`metadata.name`, `spec.containers[1].image`).
+   * JSON.parse keeps the last value silently; kube-apiserver's strict decoder reports each as
+   * `duplicate field "<path>"` (400 under fieldValidation=Strict, a warning under Warn).
+   */
+  duplicateFields: string[];
+}
+
+/**
+ * Scans `text` once: syntax, nesting and duplicate keys. Per open container it keeps its kind, the
+ * object's keys so far (a set allocated per object) or the array's index.
+ */
+export function scanJson(text: string, maxDepth = MAX_BODY_DEPTH): JsonScan {
+  const duplicateFields: string[] = [];
+  const result = (error: string | undefined): JsonScan => ({ error, duplicateFields });
   const stack = new Uint8Array(maxDepth + 1);
+  const keys: Array<Set<string> | undefined> = [];
+  const names: string[] = [];
+  const indices: number[] = [];
+  const path = (): string => {
+    let out = '';
+    for (let d = 0; d < keys.length; d += 1) out += stack[d] === OBJECT ? (out === '' && d === 0 ? names[d] : `.${names[d]}`) : `[${indices[d]}]`;
+    return out;
+  };
   let depth = 0;
   let expect: Expect = 'value';
-  const fail = (at: number, context: string): string => `invalid character ${goQuoteChar(text, at)} ${context}`;
+  const fail = (at: number, context: string): JsonScan => result(`invalid character ${goQuoteChar(text, at)} ${context}`);
+  const close = (): void => {
+    depth -= 1;
+    keys.length = depth;
+  };
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -66,14 +95,15 @@ export function jsonSyntaxError(text: string, maxDepth = MAX_BODY_DEPTH): string
     }
     if (expect === 'afterValue') {
       if (depth === 0) return fail(i, 'after top-level value');
-      const container = stack[depth - 1];
-      if (container === OBJECT) {
+      if (stack[depth - 1] === OBJECT) {
         if (c === 0x2c) expect = 'key';
-        else if (c === 0x7d) depth -= 1;
+        else if (c === 0x7d) close();
         else return fail(i, 'after object key:value pair');
       } else {
-        if (c === 0x2c) expect = 'value';
-        else if (c === 0x5d) depth -= 1;
+        if (c === 0x2c) {
+          expect = 'value';
+          indices[depth - 1]! += 1;
+        } else if (c === 0x5d) close();
         else return fail(i, 'after array element');
       }
       i += 1;
@@ -81,14 +111,21 @@ export function jsonSyntaxError(text: string, maxDepth = MAX_BODY_DEPTH): string
     }
     if (expect === 'key' || expect === 'keyOrEnd') {
       if (c === 0x7d && expect === 'keyOrEnd') {
-        depth -= 1;
+        close();
         expect = 'afterValue';
         i += 1;
         continue;
       }
       if (c !== 0x22) return fail(i, 'looking for beginning of object key string');
       const end = scanString(text, i);
-      if (typeof end === 'string') return end;
+      if (typeof end === 'string') return result(end);
+      const raw = text.slice(i + 1, end - 1);
+      // The string is valid JSON now; only escaped keys need decoding.
+      const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+      const seen = keys[depth - 1]!;
+      names[depth - 1] = key;
+      if (seen.has(key)) duplicateFields.push(path());
+      else seen.add(key);
       i = end;
       while (i < n && isSpace(text.charCodeAt(i))) i += 1;
       if (i >= n) break;
@@ -99,7 +136,7 @@ export function jsonSyntaxError(text: string, maxDepth = MAX_BODY_DEPTH): string
     }
     // A value (or, right after '[', the end of an empty array).
     if (c === 0x5d && expect === 'valueOrEnd') {
-      depth -= 1;
+      close();
       expect = 'afterValue';
       i += 1;
       continue;
@@ -107,17 +144,19 @@ export function jsonSyntaxError(text: string, maxDepth = MAX_BODY_DEPTH): string
     if (c === 0x7b || c === 0x5b) {
       if (depth === maxDepth) return fail(i, 'exceeded max depth');
       stack[depth] = c === 0x7b ? OBJECT : ARRAY;
+      keys[depth] = c === 0x7b ? new Set() : undefined;
+      indices[depth] = 0;
       depth += 1;
       expect = c === 0x7b ? 'keyOrEnd' : 'valueOrEnd';
       i += 1;
       continue;
     }
-    const end = c === 0x22 ? scanString(text, i) : c === 0x2d || isDigit(c) ? scanNumber(text, i) : c === 0x74 ? scanLiteral(text, i, 'true') : c === 0x66 ? scanLiteral(text, i, 'false') : c === 0x6e ? scanLiteral(text, i, 'null') : fail(i, 'looking for beginning of value');
-    if (typeof end === 'string') return end;
+    const end = c === 0x22 ? scanString(text, i) : c === 0x2d || isDigit(c) ? scanNumber(text, i) : c === 0x74 ? scanLiteral(text, i, 'true') : c === 0x66 ? scanLiteral(text, i, 'false') : c === 0x6e ? scanLiteral(text, i, 'null') : `invalid character ${goQuoteChar(text, i)} looking for beginning of value`;
+    if (typeof end === 'string') return result(end);
     i = end;
     expect = 'afterValue';
   }
-  return expect === 'afterValue' && depth === 0 ? undefined : 'unexpected end of JSON input';
+  return result(expect === 'afterValue' && depth === 0 ? undefined : 'unexpected end of JSON input');
 }
 
 /** The index after the string starting at `start` (a quote), or Go's error message. */

@@ -7,8 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
-import { duplicateFields } from '../../api/schema/duplicate-fields.js';
-import { jsonSyntaxError } from '../../api/schema/json-syntax.js';
+import { scanJson } from '../../api/schema/json-syntax.js';
 import { YamlDecodeError } from '../../api/schema/yaml-body.js';
 import { decodeObject, encodeObject, encodeWatchFrame, hasProtobufForm, PROTOBUF_MEDIA_TYPE, typeMetaOf, type TypedObject, type TypeMeta } from '../../api/protobuf/codec.js';
 import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
@@ -167,9 +166,9 @@ function isYaml(type: string): boolean {
  * Decodes a request body into a JSON value; a body that does not decode is 400 BadRequest, worded
  * as kube-apiserver words it: for an object body (`kind` given) "the object provided is
  * unrecognized", for a patch Go's decoder error alone, for apply "error decoding YAML". JSON is
- * scanned first (syntax and nesting, `json-syntax.ts`) so every walk after parsing is bounded;
- * YAML that is JSON (kubectl's apply sends JSON) takes the same path, other YAML goes through
- * `yaml-decoder.ts`. Keys a JSON or YAML object body held twice land in
+ * scanned first (syntax, nesting, duplicate keys: `json-syntax.ts`), so every walk after parsing
+ * is bounded; YAML that is JSON (kubectl's apply sends JSON) takes the same path, other YAML goes
+ * through `yaml-decoder.ts`. Keys a JSON or YAML object body held twice land in
  * `request.kube.duplicateFields` for fieldValidation. A protobuf body keeps its envelope's kind
  * and apiVersion, which the registry checks against the URL.
  */
@@ -186,11 +185,11 @@ export async function decodeBody(request: FastifyRequest, kind?: string): Promis
     }
   }
   const text = body.toString('utf8');
-  const syntaxError = jsonSyntaxError(text);
-  // Duplicates matter only where fieldValidation applies: object bodies and apply configurations.
-  const reportsDuplicates = type === 'application/json' || isYaml(type);
+  const scan = scanJson(text);
+  const syntaxError = scan.error;
   if (syntaxError === undefined) {
-    if (reportsDuplicates && request.kube) request.kube.duplicateFields = duplicateFields(text);
+    // Duplicates matter only where fieldValidation applies: object bodies and apply configurations.
+    if ((type === 'application/json' || isYaml(type)) && request.kube) request.kube.duplicateFields = scan.duplicateFields;
     return JSON.parse(text);
   }
   if (!isYaml(type)) {
