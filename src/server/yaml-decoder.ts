@@ -10,7 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { decodeYaml, YamlDecodeError, type DecodedYaml } from '../../api/schema/yaml-body.js';
 
-/** Measured: 16 KiB of YAML decodes in a few milliseconds. */
+/** Measured: 16 KiB of YAML (about a thousand keys) decodes in a few milliseconds on an idle core. */
 export const YAML_INLINE_LIMIT = 16 * 1024;
 
 export interface YamlRequest {
