@@ -58,3 +58,18 @@ describe('merge and strategic merge patches nested to the bound', () => {
     expect(applyStrategicMergePatch(obj, deep, schema)).toMatchObject({ spec: { k: { k: {} } } });
   });
 });
+
+describe('applyJsonPatch errors, in evanphx/json-patch\'s words', () => {
+  const object = (): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } });
+  it.each<[string, unknown[], string]>([
+    ['a failed test', [{ op: 'test', path: '/data/a', value: '2' }], 'testing value /data/a failed: test failed'],
+    ['an unknown operation', [{ op: 'frob', path: '/data/a' }], 'Unexpected kind: frob'],
+    ['removing a missing key', [{ op: 'remove', path: '/data/b' }], 'Unable to remove nonexistent key: b: missing value'],
+    ['replacing a missing key', [{ op: 'replace', path: '/data/b', value: 'x' }], 'replace operation does not apply: doc is missing key: /data/b: missing value'],
+    ['adding below a missing parent', [{ op: 'add', path: '/spec/x/y', value: 1 }], 'add operation does not apply: doc is missing path: "/spec/x/y": missing value'],
+    ['copying from a missing path', [{ op: 'copy', from: '/nope', path: '/data/c' }], 'copy operation does not apply: doc is missing from path: /nope: missing value'],
+  ])('%s', (_name, patch, message) => {
+    const got = refusal(() => applyJsonPatch(object(), patch));
+    expect(got).toEqual({ code: 422, reason: 'Invalid', message: `the server rejected our request due to an error in our request: ${message}` });
+  });
+});

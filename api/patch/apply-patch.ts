@@ -77,6 +77,34 @@ function nestsTooDeep(value: unknown): boolean {
   return false;
 }
 
+/**
+ * evanphx/json-patch's words (kube-apiserver applies JSON patches with it) for what
+ * fast-json-patch reports by error name; other failures keep their own first line.
+ */
+function goJsonPatchError(err: unknown): string {
+  const message = (err as Error).message.split('\n')[0]!;
+  if (!(err instanceof jsonPatch.JsonPatchError) || !isObject(err.operation)) return message;
+  const { op, path, from } = err.operation as { op?: unknown; path?: unknown; from?: unknown };
+  switch (err.name) {
+    case 'TEST_OPERATION_FAILED':
+      return `testing value ${String(path)} failed: test failed`;
+    case 'OPERATION_OP_INVALID':
+      return `Unexpected kind: ${String(op)}`;
+    case 'OPERATION_FROM_UNRESOLVABLE':
+      return `${String(op)} operation does not apply: doc is missing from path: ${String(from)}: missing value`;
+    case 'OPERATION_VALUE_OUT_OF_BOUNDS':
+    case 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX':
+      return `Unable to access invalid index: ${String(path).split('/').at(-1)}: invalid index referenced`;
+    case 'OPERATION_PATH_UNRESOLVABLE':
+    case 'OPERATION_PATH_CANNOT_ADD':
+      if (op === 'remove') return `Unable to remove nonexistent key: ${String(path).split('/').at(-1)}: missing value`;
+      if (op === 'replace') return `replace operation does not apply: doc is missing key: ${String(path)}: missing value`;
+      return `${String(op)} operation does not apply: doc is missing path: ${JSON.stringify(String(path))}: missing value`;
+    default:
+      return message;
+  }
+}
+
 export function applyJsonPatch(current: KubeObject, patch: unknown): KubeObject {
   if (!Array.isArray(patch)) throw new ApiError(400, 'BadRequest', 'the server rejected our request due to an error in our request: json patch must be an array of operations');
   if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
@@ -97,7 +125,7 @@ export function applyJsonPatch(current: KubeObject, patch: unknown): KubeObject 
     if (nestsTooDeep(document)) throw new Error(`the patched document nests deeper than ${MAX_BODY_DEPTH} levels`);
     return document as KubeObject;
   } catch (err) {
-    throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${(err as Error).message.split('\n')[0]}`);
+    throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${goJsonPatchError(err)}`);
   }
 }
 
