@@ -9,9 +9,9 @@ port.on('message', ({ id, text }: YamlRequest) => {
   try {
     reply = { id, decoded: decodeYaml(text) };
   } catch (err) {
-    // A body that does not decode is the client's error; anything else is ours (a 500).
-    reply = { id, error: { bad: err instanceof YamlDecodeError, message: err instanceof Error ? (err.stack ?? err.message) : String(err) } };
-    if (err instanceof YamlDecodeError) reply.error!.message = err.message;
+    // A body that does not decode is the client's error; anything else is ours (a 500, with its stack).
+    const bad = err instanceof YamlDecodeError;
+    reply = { id, error: { bad, message: bad ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err) } };
   }
   port.postMessage(reply);
 });
