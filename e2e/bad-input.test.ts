@@ -44,7 +44,7 @@ const HUGE = 'x'.repeat(3 * 1024 * 1024 + 16);
 const rows: Row[] = [
   // ---- bodies that do not decode ------------------------------------------------------------
   { name: 'broken JSON', request: (f) => ({ method: 'POST', path: cms(f), options: raw('{"kind":', 'application/json') }), status: 400, reason: 'BadRequest' },
-  { name: 'broken YAML', request: (f) => ({ method: 'POST', path: cms(f), options: raw('kind: ConfigMap\n  bad: [indent', 'application/yaml') }), status: 400, reason: 'BadRequest', message: 'error decoding yaml' },
+  { name: 'broken YAML', request: (f) => ({ method: 'POST', path: cms(f), options: raw('kind: ConfigMap\n  bad: [indent', 'application/yaml') }), status: 400, reason: 'BadRequest', message: 'the object provided is unrecognized (must be of type ConfigMap): error converting YAML to JSON: yaml: line ' },
   { name: 'a JSON array for an object', request: (f) => ({ method: 'POST', path: cms(f), options: json([cm('arr')]) }), status: 400, reason: 'BadRequest' },
   { name: 'an empty body', request: (f) => ({ method: 'POST', path: cms(f), options: raw('', 'application/json') }), status: 400, reason: 'BadRequest' },
   { name: 'a protobuf body that does not decode', request: (f) => ({ method: 'POST', path: cms(f), options: raw(Buffer.from('k8s\0'), 'application/vnd.kubernetes.protobuf') }), status: 400, reason: 'BadRequest' },

@@ -267,6 +267,17 @@ export function runStoreConformance(name: string, open: () => Promise<OpenedStor
         expect(now.items.map((kv) => kv.value)).toEqual(['k01-v1', 'k02-v1', 'k03-v1', 'k05-v2', 'k06-v1', 'k07-v1', 'k08-v1']);
       });
 
+      it('takes a limit beyond any count (up to the largest safe integer) as all, on both pages', async () => {
+        const p = freshPrefix();
+        for (const n of ['a', 'b', 'c']) await store.create(p + n, n);
+        const all = await store.list(p, { limit: Number.MAX_SAFE_INTEGER });
+        expect(all.items.map((kv) => kv.value)).toEqual(['a', 'b', 'c']);
+        expect(all.continue).toBeUndefined();
+        const first = await store.list(p, { limit: 1 });
+        const rest = await store.list(p, { limit: Number.MAX_SAFE_INTEGER, continue: first.continue! });
+        expect(rest.items.map((kv) => kv.value)).toEqual(['b', 'c']);
+      });
+
       it('refuses a continue token from another prefix or that does not decode', async () => {
         const p = freshPrefix();
         for (const n of ['a', 'b', 'c']) await store.create(p + n, n);

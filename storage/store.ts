@@ -28,7 +28,7 @@ export interface GetResult {
 }
 
 export interface ListOptions {
-  /** At most this many items (0 or absent: all). */
+  /** At most this many items (0 or absent: all); an integer up to `Number.MAX_SAFE_INTEGER`. */
   limit?: number;
   /** Opaque token from a previous page; the page continues at that page's revision. */
   continue?: string;

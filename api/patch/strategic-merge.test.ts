@@ -567,3 +567,22 @@ describe('supportsStrategicMerge', () => {
     expect(supportsStrategicMerge(freeFormSchema)).toBe(false);
   });
 });
+
+describe('a strategic merge patch whose result has a wrong type', () => {
+  // kube-apiserver's unstructured converter words these; the value shown is the patch, not the object.
+  const ns: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } } };
+  it.each<[string, unknown, string]>([
+    ['a string for a map', { metadata: { labels: 'invalid' } }, ' "" is invalid: patch: Invalid value: "map[metadata:map[labels:invalid]]": cannot restore map from string'],
+    ['a number for a struct', { metadata: 1 }, ' "" is invalid: patch: Invalid value: "map[metadata:1]": cannot restore struct from: int64'],
+    ['a map for a list', { spec: { containers: { a: 1 } } }, ' "" is invalid: patch: Invalid value: "map[spec:map[containers:map[a:1]]]": cannot restore slice from map'],
+  ])('%s', (_name, patch, message) => {
+    let caught: unknown;
+    try {
+      applyStrategicMergePatch(ns, patch, pods.schema);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ApiError);
+    expect(caught).toMatchObject({ code: 422, reason: 'Invalid', message, details: { kind: '', causes: [{ reason: 'FieldValueInvalid', field: 'patch' }] } });
+  });
+});

@@ -28,6 +28,7 @@
 import { badRequest } from '../registry/api-errors.js';
 import type { KubeObject } from '../registry/object.js';
 import { resolve, type Schema } from '../schema/schema.js';
+import { checkObject } from '../schema/check-object.js';
 import { ApiError } from '../../src/server/status.js';
 
 type Json = null | boolean | number | string | Json[] | JsonObject;
@@ -66,7 +67,22 @@ export function applyStrategicMergePatch(current: KubeObject, patch: unknown, sc
     throw badRequest(`json: cannot unmarshal ${goJsonType(patch)} into Go value of type map[string]interface {}`);
   }
   const result = mergeMap(current as unknown as JsonObject, patch, schema);
+  const mismatch = checkObject(result, schema).typeMismatch;
+  if (mismatch) throw unrestorable(patch, mismatch.value, mismatch.expected);
   return result as unknown as KubeObject;
+}
+
+/**
+ * kube-apiserver turns the merged map into the typed object with the unstructured converter; a
+ * value of the wrong type fails there (`cannot restore map from string`), reported as an invalid
+ * `patch` of no kind whose value is the patch as Go prints it.
+ */
+function unrestorable(patch: JsonObject, value: unknown, expected: Schema): ApiError {
+  const found = Array.isArray(value) ? 'slice' : isObject(value) ? 'map' : typeof value === 'number' ? (Number.isInteger(value) ? 'int64' : 'float64') : typeof value === 'boolean' ? 'bool' : 'string';
+  const target = expected.type === 'array' ? 'slice' : expected.type === 'object' ? (expected.additionalProperties && typeof expected.additionalProperties === 'object' ? 'map' : 'struct') : undefined;
+  const why = target === 'struct' ? `cannot restore struct from: ${found}` : target ? `cannot restore ${target} from ${found}` : `cannot convert ${found} to ${expected.type === 'integer' ? 'int64' : expected.type === 'number' ? 'float64' : expected.type === 'boolean' ? 'bool' : 'string'}`;
+  const message = `Invalid value: ${JSON.stringify(goFormat(patch))}: ${why}`;
+  return new ApiError(422, 'Invalid', ` "" is invalid: patch: ${message}`, { name: '', group: '', kind: '', causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
 }
 
 function isObject(value: unknown): value is JsonObject {

@@ -10,6 +10,8 @@ import { definitions, resolve, type Schema, type SchemaDefinitions } from './sch
 export interface ObjectCheck {
   /** The first type mismatch, worded like Go's JSON decoder, or undefined. */
   typeError: string | undefined;
+  /** That mismatch: the value found and the schema it should have met (for other wordings). */
+  typeMismatch?: { value: unknown; expected: Schema };
   /** Paths of fields the schema does not declare, in document order. */
   unknownFields: string[];
 }
@@ -70,7 +72,10 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
     const resolved = resolve(s, defs);
     if (!resolved || v === null || v === undefined) return;
     if (!typeMatches(v, resolved)) {
-      result.typeError ??= `json: cannot unmarshal ${jsonType(v) === 'boolean' ? 'bool' : jsonType(v)} into Go struct field ${path || '.'} of type ${goType(resolved)}`;
+      if (result.typeError === undefined) {
+        result.typeError = `json: cannot unmarshal ${jsonType(v) === 'boolean' ? 'bool' : jsonType(v)} into Go struct field ${path || '.'} of type ${goType(resolved)}`;
+        result.typeMismatch = { value: v, expected: resolved };
+      }
       return;
     }
     if (Array.isArray(v)) {

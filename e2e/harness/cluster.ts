@@ -16,7 +16,7 @@
 import { apiClientFor, type ApiClient } from './api-client.js';
 import { etcdBinaryForTests, startEtcd, type EtcdProcess } from './etcd.js';
 import { collectionPath, type Manifest } from './manifests.js';
-import { startServer, type ServerProcess } from './server.js';
+import { startServer, type ServerProcess, type StartServerOptions } from './server.js';
 
 export type Backend = 'sqlite' | 'etcd';
 
@@ -49,11 +49,11 @@ export function backendCases(alsoNeeded = true): Array<{ backend: Backend; skip:
   ];
 }
 
-export async function startCluster(backend: Backend): Promise<TestCluster> {
+export async function startCluster(backend: Backend, serverOptions: Pick<StartServerOptions, 'env'> = {}): Promise<TestCluster> {
   const etcd = backend === 'etcd' ? await startEtcd() : undefined;
   let server: ServerProcess | undefined;
   try {
-    server = await startServer({ etcdServers: etcd ? [etcd.endpoint] : [] });
+    server = await startServer({ ...serverOptions, etcdServers: etcd ? [etcd.endpoint] : [] });
     const api = await apiClientFor(server);
     return new Cluster(backend, server, etcd, api);
   } catch (err) {

@@ -17,7 +17,6 @@ import { healthRoutes } from './health-routes.js';
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { WatchCaches } from '../../api/registry/watch-cache.js';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
-import { duplicateFields } from '../../api/schema/duplicate-fields.js';
 import { apiRoutes } from './api-routes.js';
 import type { NodeUsage } from './handlers/above-spaces.js';
 import type { ServiceAccountTokens } from '../../authz/service-account-token.js';
@@ -86,19 +85,11 @@ export function buildApp(deps: AppDeps): KubeApp {
   declareRequestContext(app);
   app.setErrorHandler(statusErrorHandler(sendStatus));
   app.setNotFoundHandler(statusNotFoundHandler(sendStatus));
-  // Bodies of any other type, or with no Content-Type at all (kubectl's PUT …/scale), arrive as
-  // a Buffer; the API layers decode them. application/json keeps Fastify's parser (bad JSON → 400).
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  // An empty JSON body is no body: python's client sends DELETE with `Content-Type:
-  // application/json` and nothing after it. Handlers that need a body refuse a missing one.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Every body, of any type or with no Content-Type at all (kubectl's PUT …/scale), is read as a
+  // Buffer and decoded by the handler (`decodeBody` in negotiate.ts), which bounds its work and
+  // words failures as kube-apiserver does; Fastify's JSON parser would answer in its own words.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    // fieldValidation reports duplicate keys (Strict refuses them), so they are found before parsing merges them.
-    if (request.kube && body.length > 0) request.kube.duplicateFields = duplicateFields(body as string);
-    if (body.length === 0) done(null, undefined);
-    else parseJson(request, body as string, done);
-  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   let shuttingDown = false;
   app.addHook('preClose', async () => {

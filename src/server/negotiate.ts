@@ -3,14 +3,16 @@
  * server-side Table (`application/json;as=Table;v=v1;g=meta.k8s.io`) or, for clients that prefer
  * it (client-go's typed clients send `application/vnd.kubernetes.protobuf,application/json`),
  * protobuf for built-in kinds; other kinds fall back to the client's next choice. Bodies arrive as
- * JSON (parsed by Fastify) or as a Buffer (YAML, protobuf, patch types, no Content-Type at all),
- * decoded here.
+ * a Buffer whatever their type and are decoded here (`decodeBody`).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { stringify as toYaml } from 'yaml';
+import { scanJson } from '../../api/schema/json-syntax.js';
+import { YamlDecodeError } from '../../api/schema/yaml-body.js';
 import { decodeObject, encodeObject, encodeWatchFrame, hasProtobufForm, PROTOBUF_MEDIA_TYPE, typeMetaOf, type TypedObject, type TypeMeta } from '../../api/protobuf/codec.js';
 import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
 import { ApiError, type Status } from './status.js';
+import { decodeYamlBody } from './yaml-decoder.js';
 
 export type TextFormat = { kind: 'json' } | { kind: 'yaml' } | { kind: 'table'; version: 'v1' | 'v1beta1' };
 
@@ -147,12 +149,32 @@ export function contentType(request: FastifyRequest): string {
 }
 
 /**
- * Decodes a request body into a JSON value; a body that does not decode is 400 BadRequest. A
- * protobuf body keeps its envelope's kind and apiVersion, which the registry checks against the URL.
+ * kube-apiserver's text for a body that is no object of `kind` (`transformDecodeError`): the
+ * decoder's error and the body's first 30 bytes, as text when it starts like an object, else hex.
  */
-export function decodeBody(request: FastifyRequest): unknown {
+function unrecognizedObject(kind: string, error: string, body: Buffer): ApiError {
+  const head = body.subarray(0, 30);
+  const summary = body.length === 0 ? '<empty>' : (body[0] === 0x7b ? head.toString('utf8') : head.toString('hex')) + (body.length > 30 ? ' ...' : '');
+  return new ApiError(400, 'BadRequest', `the object provided is unrecognized (must be of type ${kind}): ${error} (${summary})`);
+}
+
+function isYaml(type: string): boolean {
+  return type === 'application/yaml' || type === 'application/apply-patch+yaml';
+}
+
+/**
+ * Decodes a request body into a JSON value; a body that does not decode is 400 BadRequest, worded
+ * as kube-apiserver words it: for an object body (`kind` given) "the object provided is
+ * unrecognized", for a patch Go's decoder error alone, for apply "error decoding YAML". JSON is
+ * scanned first (syntax, nesting, duplicate keys: `json-syntax.ts`), so every walk after parsing
+ * is bounded; YAML that is JSON (kubectl's apply sends JSON) takes the same path, other YAML goes
+ * through `yaml-decoder.ts`. Keys a JSON or YAML object body held twice land in
+ * `request.kube.duplicateFields` for fieldValidation. A protobuf body keeps its envelope's kind
+ * and apiVersion, which the registry checks against the URL.
+ */
+export async function decodeBody(request: FastifyRequest, kind?: string): Promise<unknown> {
   const body = request.body;
-  if (!Buffer.isBuffer(body)) return body ?? null;
+  if (!Buffer.isBuffer(body) || body.length === 0) return null;
   const type = contentType(request);
   if (type === PROTOBUF_MEDIA_TYPE) {
     try {
@@ -163,11 +185,24 @@ export function decodeBody(request: FastifyRequest): unknown {
     }
   }
   const text = body.toString('utf8');
-  try {
-    if (type === 'application/yaml' || type === 'application/apply-patch+yaml') return parseYaml(text);
+  const scan = scanJson(text);
+  const syntaxError = scan.error;
+  if (syntaxError === undefined) {
+    // Duplicates matter only where fieldValidation applies: object bodies and apply configurations.
+    if ((type === 'application/json' || isYaml(type)) && request.kube) request.kube.duplicateFields = scan.duplicateFields;
     return JSON.parse(text);
+  }
+  if (!isYaml(type)) {
+    if (kind) throw unrecognizedObject(kind, `couldn't get version/kind; json parse error: ${syntaxError}`, body);
+    throw new ApiError(400, 'BadRequest', syntaxError);
+  }
+  try {
+    const decoded = await decodeYamlBody(text);
+    if (request.kube) request.kube.duplicateFields = decoded.duplicateFields;
+    return decoded.value;
   } catch (err) {
-    const what = type === 'application/yaml' ? 'yaml' : 'json';
-    throw new ApiError(400, 'BadRequest', `error decoding ${what}: ${(err as Error).message}`);
+    if (!(err instanceof YamlDecodeError)) throw err;
+    if (kind) throw unrecognizedObject(kind, `error converting YAML to JSON: ${err.message}`, body);
+    throw new ApiError(400, 'BadRequest', `error decoding YAML: ${err.message}`);
   }
 }

@@ -18,7 +18,7 @@ export interface KubeRequestContext {
   info: RequestInfo | null;
   /** The space the request acts in (`all` for every space); '' where no space applies (health, version). */
   tenant: string;
-  /** Keys a JSON body held twice (`metadata.name`), which JSON parsing alone would silently merge. */
+  /** Keys a JSON or YAML body held twice (`metadata.name`), which parsing alone would silently merge; set by `decodeBody`. */
   duplicateFields?: string[];
 }
 

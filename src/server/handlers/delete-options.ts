@@ -18,7 +18,7 @@ export function parseDeleteOptions(raw: unknown, query: Query): DeleteOptions {
     throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`);
   }
   const grace = body.gracePeriodSeconds ?? intParam(query, 'gracePeriodSeconds');
-  if (grace !== undefined && (typeof grace !== 'number' || grace < 0)) {
+  if (grace !== undefined && (typeof grace !== 'number' || !Number.isSafeInteger(grace) || grace < 0)) {
     throw new ApiError(422, 'Invalid', 'DeleteOptions.meta.k8s.io "" is invalid: gracePeriodSeconds: Invalid value: must be a non-negative integer');
   }
   const dryRun = Array.isArray(body.dryRun) ? body.dryRun.includes('All') : dryRunParam(query);

@@ -34,8 +34,8 @@ const EVICTION_MESSAGE = "Cannot evict pod as it would violate the pod's disrupt
 /** What a successful binding or eviction answers: a Success Status carrying the create's code. */
 const SUCCESS = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
 
-function bodyOf(request: FastifyRequest, kinds: ReadonlyArray<{ apiVersion: string; kind: string }>): KubeObject {
-  const body = decodeBody(request);
+async function bodyOf(request: FastifyRequest, kinds: ReadonlyArray<{ apiVersion: string; kind: string }>): Promise<KubeObject> {
+  const body = await decodeBody(request, kinds[0]!.kind);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'BadRequest', 'the body of the request must be a JSON or YAML object');
   const { apiVersion, kind } = body as { apiVersion?: unknown; kind?: unknown };
   if (!kinds.some((k) => (apiVersion === undefined || apiVersion === k.apiVersion) && (kind === undefined || kind === k.kind))) {
@@ -74,7 +74,7 @@ function scheduledConditions(conditions: readonly PodCondition[] | undefined): P
 
 export async function handleBinding(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const format = negotiateFormat(request.headers.accept, false);
-  const binding = bodyOf(request, [{ apiVersion: 'v1', kind: 'Binding' }]) as Binding;
+  const binding = (await bodyOf(request, [{ apiVersion: 'v1', kind: 'Binding' }])) as Binding;
   checkBodyPlace(req, binding, 'Binding');
   const causes = [];
   const targetKind = binding.target?.kind ?? '';
@@ -178,7 +178,7 @@ function decrement(pdb: PodDisruptionBudget, podName: string, dryRun: boolean): 
 export async function handleEviction(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const format = negotiateFormat(request.headers.accept, false);
   const query = request.query as Query;
-  const eviction = bodyOf(request, EVICTION_KINDS) as KubeObject & { deleteOptions?: unknown };
+  const eviction = (await bodyOf(request, EVICTION_KINDS)) as KubeObject & { deleteOptions?: unknown };
   checkBodyPlace(req, eviction, 'Eviction');
   const asked: DeleteOptions = { ...parseDeleteOptions(eviction.deleteOptions ?? {}, {}), user: req.user };
   // The request's dryRun and the Eviction's must agree; either one alone applies.

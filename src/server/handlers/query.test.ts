@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../status.js';
-import { validateListOptions, type Query } from './query.js';
+import { intParam, validateListOptions, type Query } from './query.js';
 
 function refusal(query: Query): { code: number; reason: string; message: string; fields: string[] } | null {
   try {
@@ -44,5 +44,34 @@ describe('validateListOptions (kube-apiserver’s ListOptions rules for a list)'
 
   it('refuses a resourceVersion that is no number with 400', () => {
     expect(refusal({ resourceVersion: 'abc' })).toMatchObject({ code: 400, reason: 'BadRequest' });
+  });
+});
+
+describe('intParam (Go\'s strconv.ParseInt, as the parameter codec runs it)', () => {
+  it.each<[string, number | undefined]>([
+    ['12', 12],
+    ['-3', -3],
+    ['+7', 7],
+    ['', undefined],
+    ['9223372036854775807', Number.MAX_SAFE_INTEGER],
+    ['-9223372036854775808', Number.MIN_SAFE_INTEGER],
+  ])('takes %j as %j', (value, expected) => {
+    expect(intParam({ limit: value }, 'limit')).toBe(expected);
+  });
+
+  it.each<[string, string]>([
+    ['abc', 'strconv.ParseInt: parsing "abc": invalid syntax'],
+    ['1.5', 'strconv.ParseInt: parsing "1.5": invalid syntax'],
+    ['99999999999999999999', 'strconv.ParseInt: parsing "99999999999999999999": value out of range'],
+    ['9223372036854775808', 'strconv.ParseInt: parsing "9223372036854775808": value out of range'],
+  ])('refuses %j with 400: %s', (value, message) => {
+    let caught: unknown;
+    try {
+      intParam({ limit: value }, 'limit');
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ApiError);
+    expect(caught).toMatchObject({ code: 400, reason: 'BadRequest', message });
   });
 });

@@ -31,11 +31,23 @@ export function boolParam(query: Query, name: string): boolean | undefined {
   throw bad(`invalid boolean value for ${name}: ${JSON.stringify(v)}`);
 }
 
+/** int64's range, as Go's strconv.ParseInt checks it. */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * An integer parameter, parsed as kube-apiserver's parameter codec parses it (Go's
+ * `strconv.ParseInt`, 64 bits): no number or out of int64's range is 400 in Go's words. Values past
+ * JavaScript's safe integers are clamped to them: as a limit, a timeout or a grace period they
+ * mean "more than could ever matter", and storage takes them as integers.
+ */
 export function intParam(query: Query, name: string): number | undefined {
   const v = param(query, name);
   if (v === undefined || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw bad(`invalid integer value for ${name}: ${JSON.stringify(v)}`);
-  return Number(v);
+  if (!/^[+-]?\d+$/.test(v)) throw bad(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  const n = BigInt(v);
+  if (n < INT64_MIN || n > INT64_MAX) throw bad(`strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
+  return Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Number(n)));
 }
 
 export function labelSelectorParam(query: Query): LabelSelector | undefined {

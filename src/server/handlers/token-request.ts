@@ -71,7 +71,7 @@ export async function handleTokenRequest(deps: HandlerDeps, req: ResourceRequest
   if (!tokens) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   const format = negotiateFormat(request.headers.accept, false);
   const loc = locationOf(req);
-  const spec = tokenRequestSpec(decodeBody(request), loc.name);
+  const spec = tokenRequestSpec(await decodeBody(request, 'TokenRequest'), loc.name);
   // No audience asked: the API server's own, as kube-apiserver defaults it.
   const audiences = spec.audiences.length > 0 ? spec.audiences : [SERVICE_ACCOUNT_ISSUER];
   const account = await deps.generic.get(req.def, loc);

@@ -19,6 +19,8 @@ import { narrowedToSpace, seesPartAboveSpaces } from './above-spaces.js';
 /** Open watch streams, so the server can end them when it closes. */
 export type WatchStreams = Set<{ close(): void }>;
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const query = request.query as Query;
   const format = negotiateFormat(request.headers.accept, true);
@@ -87,6 +89,7 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   deps.watches.add(stream);
   request.raw.on('close', stream.close);
   raw.on('close', stream.close);
-  if (timeoutSeconds !== undefined && timeoutSeconds > 0) timer = setTimeout(stream.close, timeoutSeconds * 1000);
+  // Node fires a timer past 2^31-1 ms (24.8 days) at once, so longer timeouts wait that long.
+  if (timeoutSeconds !== undefined && timeoutSeconds > 0) timer = setTimeout(stream.close, Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
   return reply;
 }

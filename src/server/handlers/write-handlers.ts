@@ -29,6 +29,7 @@ function writtenPart(req: ResourceRequest): UpdateSubresource | undefined {
   throw new ApiError(405, 'MethodNotAllowed', `${req.verb} is not supported on ${req.def.resource}/${sub}`);
 }
 
+/** The write's options; after the body is decoded, which finds its duplicate fields. */
 function writeOptions(request: FastifyRequest): WriteOptions & { warnings: string[] } {
   const query = request.query as Query;
   return {
@@ -46,8 +47,8 @@ function addWarnings(reply: FastifyReply, warnings: string[]): void {
   if (warnings.length > 0) reply.header('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
 }
 
-function objectBody(request: FastifyRequest): KubeObject {
-  const body = decodeBody(request);
+async function objectBody(request: FastifyRequest, kind: string): Promise<KubeObject> {
+  const body = await decodeBody(request, kind);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(400, 'BadRequest', 'the body of the request must be a JSON or YAML object');
   }
@@ -89,17 +90,18 @@ export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, requ
   if (req.subresource === 'exec' || req.subresource === 'attach' || req.subresource === 'portforward') return handleStream(deps, req, request);
   if (req.name !== undefined) throw new ApiError(405, 'MethodNotAllowed', `POST to a named ${req.def.singular} is not supported`);
   const format = negotiateFormat(request.headers.accept, false);
+  const body = await objectBody(request, req.def.kind);
   const opts = writeOptions(request);
-  if (req.def.answer) return sendFormatted(reply, 201, format, await answerReview(deps, req, deps.generic.checkBody(req.def, objectBody(request), opts)));
-  const created = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, objectBody(request), opts);
+  if (req.def.answer) return sendFormatted(reply, 201, format, await answerReview(deps, req, deps.generic.checkBody(req.def, body, opts)));
+  const created = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, body, opts);
   addWarnings(reply, opts.warnings);
   return sendFormatted(reply, 201, format, created);
 }
 
 export async function handleUpdate(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const format = negotiateFormat(request.headers.accept, false);
+  const body = await objectBody(request, req.subresource === 'scale' ? 'Scale' : req.def.kind);
   const opts = writeOptions(request);
-  const body = objectBody(request);
   if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await updateScale(deps, req, body, opts));
   const { object, created } = await deps.generic.update(req.def, locationOf(req), body, {
     ...opts,
@@ -115,13 +117,13 @@ export async function handlePatch(deps: HandlerDeps, req: ResourceRequest, reque
   const accepted = acceptedPatchTypes(req.def.schema);
   if (type === undefined || !accepted.includes(type)) throw unsupportedPatchType(accepted);
   if (type === 'apply') return handleApply(deps, req, request, reply);
+  const patch = await decodeBody(request);
   const opts = writeOptions(request);
   if (boolParam(request.query as Query, 'force') !== undefined) {
     throw new ApiError(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch', {
       causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }],
     });
   }
-  const patch = decodeBody(request);
   // A strategic patch of the scale subresource follows the Scale's schema, not the workload's.
   const schema = req.subresource === 'scale' ? scaleSchema : req.def.schema;
   const applyPatch = (current: KubeObject): KubeObject => {
@@ -150,9 +152,9 @@ async function handleApply(deps: HandlerDeps, req: ResourceRequest, request: Fas
   const query = request.query as Query;
   if (!param(query, 'fieldManager')) throw patchOptionsInvalid('fieldManager', 'FieldValueRequired', 'is required for apply patch');
   if (req.subresource === 'scale') throw unsupportedPatchType(acceptedPatchTypes(scaleSchema).filter((t) => t !== 'apply'));
+  const config = await decodeBody(request);
   const opts = writeOptions(request);
   const force = boolParam(query, 'force') ?? false;
-  const config = decodeBody(request);
   if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new ApiError(400, 'BadRequest', 'the apply configuration must be a YAML or JSON object');
   const checked = deps.generic.checkBody(req.def, config as KubeObject, opts);
   if (checked.metadata.name !== undefined && checked.metadata.name !== req.name) {
@@ -190,14 +192,13 @@ async function handleApply(deps: HandlerDeps, req: ResourceRequest, request: Fas
 }
 
 /** DeleteOptions from the body (kubectl sends one) and the query (curl users do). */
-function deleteOptions(request: FastifyRequest): DeleteOptions {
-  const raw = request.body === undefined || (Buffer.isBuffer(request.body) && request.body.length === 0) ? {} : decodeBody(request);
-  return parseDeleteOptions(raw, request.query as Query);
+async function deleteOptions(request: FastifyRequest): Promise<DeleteOptions> {
+  return parseDeleteOptions((await decodeBody(request, 'DeleteOptions')) ?? {}, request.query as Query);
 }
 
 export async function handleDelete(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const format = negotiateFormat(request.headers.accept, false);
-  const opts = deleteOptions(request);
+  const opts = await deleteOptions(request);
   const { object, deleted } = await deps.generic.delete(req.def, locationOf(req), opts);
   // As kube-apiserver: 202 only for a cascading delete asked for the legacy way and still pending.
   if (!deleted) return sendFormatted(reply, opts.orphanDependents === false ? 202 : 200, format, object);
@@ -218,7 +219,7 @@ export async function handleDeleteCollection(deps: HandlerDeps, req: ResourceReq
     req.def,
     { tenant: req.tenant, namespace: req.namespace },
     { labelSelector: labelSelectorParam(query), fieldMatch: fieldSelectorParam(query, req.def) },
-    deleteOptions(request),
+    await deleteOptions(request),
   );
   return sendFormatted(reply, 200, format, { kind: req.def.listKind, apiVersion: req.def.apiVersion, metadata: {}, items });
 }
