@@ -57,7 +57,7 @@ async function createOrSettle(generic: GenericStore, def: ResourceDefinition, te
  * or by a concurrent create of the same Service: either way a retry settles it, quietly.
  */
 function ipStillHeld(err: unknown): boolean {
-  return err instanceof ApiError && err.reason === 'Invalid' && err.message.includes('provided IP is already allocated');
+  return err instanceof ApiError && err.reason === 'Invalid' && (err.details?.causes ?? []).some((c) => c.field === 'spec.clusterIPs[0]' && c.message?.includes('already allocated'));
 }
 
 export class KubernetesServiceController {
