@@ -176,8 +176,8 @@ describe.each(backendCases(kubectlPath !== undefined))('kubectl reads on the $ba
           await cluster.create(configMap(ns, 'a', { x: '1' }), configMap(ns, 'b'));
           const list = JSON.parse(ok(await k(['get', 'configmaps', '-n', ns, '-o', 'json'])));
           expect(list.kind).toBe('List');
-          expect(list.items.map((i: { kind: string; metadata: { name: string } }) => `${i.kind}/${i.metadata.name}`)).toEqual(['ConfigMap/a', 'ConfigMap/b']);
-          expect(ok(await k(['get', 'configmaps', '-n', ns, '-o', 'name']))).toBe('configmap/a\nconfigmap/b\n');
+          expect(list.items.map((i: { kind: string; metadata: { name: string } }) => `${i.kind}/${i.metadata.name}`)).toEqual(['ConfigMap/a', 'ConfigMap/b', 'ConfigMap/kube-root-ca.crt']);
+          expect(ok(await k(['get', 'configmaps', '-n', ns, '-o', 'name']))).toBe('configmap/a\nconfigmap/b\nconfigmap/kube-root-ca.crt\n');
           expect(ok(await k(['get', 'configmap', 'a', '-n', ns, '-o', 'jsonpath={.data.x}']))).toBe('1');
         });
       });
@@ -200,10 +200,11 @@ describe.each(backendCases(kubectlPath !== undefined))('kubectl reads on the $ba
             return ok(result).split('\n').filter(Boolean);
           };
           expect(await names('app=x')).toEqual(['configmap/a']);
-          expect(await names('app!=x')).toEqual(['configmap/b', 'configmap/c']);
+          // kube-root-ca.crt, in every namespace, has no labels.
+          expect(await names('app!=x')).toEqual(['configmap/b', 'configmap/c', 'configmap/kube-root-ca.crt']);
           expect(await names('app in (x,y)')).toEqual(['configmap/a', 'configmap/b']);
-          expect(await names('app notin (x)')).toEqual(['configmap/b', 'configmap/c']);
-          expect(await names('!app')).toEqual(['configmap/c']);
+          expect(await names('app notin (x)')).toEqual(['configmap/b', 'configmap/c', 'configmap/kube-root-ca.crt']);
+          expect(await names('!app')).toEqual(['configmap/c', 'configmap/kube-root-ca.crt']);
           expect(await names('app,tier=fe')).toEqual(['configmap/b']);
           const bad = await k(['get', 'cm', '-n', ns, '-l', 'app in (x']);
           expect(bad.code).toBe(1);
@@ -224,8 +225,10 @@ describe.each(backendCases(kubectlPath !== undefined))('kubectl reads on the $ba
 
         it('--chunk-size=2 pages through continue tokens and shows every object once', async () => {
           const ns = await cluster.newNamespace('chunks');
-          const names = ['c1', 'c2', 'c3', 'c4', 'c5'];
-          await cluster.create(...names.map((n) => configMap(ns, n)));
+          // Five with kube-root-ca.crt, which every namespace has: pages of 2, 2 and 1.
+          const created = ['c1', 'c2', 'c3', 'c4'];
+          await cluster.create(...created.map((n) => configMap(ns, n)));
+          const names = [...created, 'kube-root-ca.crt'];
           // -v=6 logs each request: the pages are visible as limit=2 and continue=… requests.
           const result = await k(['get', 'configmaps', '-n', ns, '--chunk-size=2', '-v=6']);
           expect(parseTable(ok(result)).names()).toEqual(names);

@@ -202,7 +202,7 @@ describe.each(backendCases(kubectlPath !== undefined))('kubectl writes on the $b
           const ns = await cluster.newNamespace('delete-l');
           await cluster.create(configMap(ns, 'a', {}, { app: 'x' }), configMap(ns, 'b', {}, { app: 'x' }), configMap(ns, 'c', {}, { app: 'y' }));
           expect(ok(await k(['delete', 'configmaps', '-n', ns, '-l', 'app=x']))).toBe('configmap "a" deleted\nconfigmap "b" deleted\n');
-          expect(parseTable(ok(await k(['get', 'cm', '-n', ns]))).names()).toEqual(['c']);
+          expect(parseTable(ok(await k(['get', 'cm', '-n', ns]))).names()).toEqual(['c', 'kube-root-ca.crt']);
         });
 
         it('--wait waits while a finalizer holds the object, and returns once it is gone', async () => {
@@ -319,10 +319,11 @@ describe.each(backendCases(kubectlPath !== undefined))('kubectl writes on the $b
           await cluster.create(configMap(ns, 'a'), configMap(ns, 'b'));
           expect(ok(await k(['label', 'namespace', ns, 'team=blue']))).toBe(`namespace/${ns} labeled\n`);
           expect((await stored(`/api/v1/namespaces/${ns}`))?.metadata.labels).toMatchObject({ team: 'blue', 'kubernetes.io/metadata.name': ns });
-          expect(ok(await k(['annotate', 'configmaps', '--all', '-n', ns, 'owner=me']))).toMatch(/^configmap\/a annotated?\nconfigmap\/b annotated?\n$/);
+          expect(ok(await k(['annotate', 'configmaps', '--all', '-n', ns, 'owner=me']))).toMatch(/^configmap\/a annotated?\nconfigmap\/b annotated?\nconfigmap\/kube-root-ca.crt annotated?\n$/);
           expect(parseTable(ok(await k(['get', 'cm', '-n', ns, '-o', 'custom-columns=NAME:.metadata.name,OWNER:.metadata.annotations.owner']))).rows).toEqual([
             { NAME: 'a', OWNER: 'me' },
             { NAME: 'b', OWNER: 'me' },
+            { NAME: 'kube-root-ca.crt', OWNER: 'me' },
           ]);
         });
 

@@ -74,6 +74,10 @@ describe.each(backendCases(kubectlPath !== undefined))('spaces on the $backend b
       expect(mine.stdout).toBe('t1');
       const theirs = await kubectl.run(['get', 'configmap', 'web', '-n', 'ns1', '-o', 'jsonpath={.metadata.tenant}'], { kubeconfig: bob.kubeconfig });
       expect(theirs.stdout).toBe('t2');
+      // Each space's ns1 gets its own kube-root-ca.crt, as every namespace of a cluster does.
+      for (const user of [alice, bob]) {
+        await eventually('kube-root-ca.crt in ns1', async () => (await user.api.request('GET', '/api/v1/namespaces/ns1/configmaps/kube-root-ca.crt')).status === 200);
+      }
     });
 
     it('shows each user only their own space in get, get -A and describe', async () => {
@@ -83,7 +87,8 @@ describe.each(backendCases(kubectlPath !== undefined))('spaces on the $backend b
           version,
         });
         expect(all.code, all.stderr).toBe(0);
-        expect(all.stdout.trim().split('\n').sort()).toEqual(['t1/ns1/web', 't1/ns1/web', 't1/ns1/web']);
+        const rootCas = ['default', 'kube-node-lease', 'kube-public', 'kube-system', 'ns1'].map((ns) => `t1/${ns}/kube-root-ca.crt`);
+        expect(all.stdout.trim().split('\n').sort()).toEqual([...rootCas, 't1/ns1/web', 't1/ns1/web', 't1/ns1/web']);
         const table = await kubectl.run(['get', 'pods', '-A'], { kubeconfig: bob.kubeconfig, version });
         expect(table.stdout).not.toContain('TENANT');
         expect(table.stdout.trim().split('\n')).toHaveLength(2);
@@ -117,7 +122,8 @@ describe.each(backendCases(kubectlPath !== undefined))('spaces on the $backend b
     it('shows the system admin one space through /tenants/t2', async () => {
       const result = await kubectl.run(['get', 'configmaps', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.tenant}/{.metadata.name} {end}'], { kubeconfig: spaceT2.kubeconfig });
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout.trim().split(' ').sort()).toEqual(['t2/from-t2', 't2/web']);
+      // kube-root-ca.crt of each of t2's five namespaces, and t2's own.
+      expect(result.stdout.trim().split(' ').sort()).toEqual(['t2/from-t2', ...Array<string>(5).fill('t2/kube-root-ca.crt'), 't2/web']);
     });
 
     it.skipIf(backend !== 'etcd')('stores every object under its tenant segment', async () => {

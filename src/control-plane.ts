@@ -17,7 +17,10 @@ import { WatchCaches } from '../api/registry/watch-cache.js';
 import type { KubeObject } from '../api/registry/object.js';
 import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
+import { KubernetesServiceController } from '../controllers/kubernetes-service/kubernetes-service-controller.js';
+import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kubernetes-service-objects.js';
 import { namespaceController } from '../controllers/namespace/namespace-controller.js';
+import { RootCaPublisher } from '../controllers/root-ca-publisher/root-ca-publisher.js';
 import { serviceAccountController } from '../controllers/service-account/service-account-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
@@ -57,7 +60,17 @@ export interface ControlPlane {
   serviceAccountLookup: ServiceAccountLookup;
   /** Which nodes run pods of which space, kept by the shared pods informer. */
   nodeUsage: NodeUsage;
+  /**
+   * What the server publishes into every space once it listens: the `kubernetes` Service's
+   * endpoint and the CA bundle of `kube-root-ca.crt`. Until then those controllers wait.
+   */
+  advertise(apiServer: AdvertisedApiServer): void;
   stop(): Promise<void>;
+}
+
+export interface AdvertisedApiServer extends AdvertisedEndpoint {
+  /** PEM of the CA that signs the serving certificate. */
+  caBundle: string;
 }
 
 function requireKind(registry: ResourceRegistry, group: string, resource: string): ResourceDefinition {
@@ -143,10 +156,27 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   await ensureBootstrapPolicy(generic, kinds);
   await ensureLocalAPIServices(generic, requireKind(registry, 'apiregistration.k8s.io', 'apiservices'), registry);
 
+  const kind = (group: string, resource: string) => requireKind(registry, group, resource);
+  const spaceDefaultDefs = { services: kind('', 'services'), endpoints: kind('', 'endpoints'), endpointSlices: kind('discovery.k8s.io', 'endpointslices') };
+  const kubernetesService = new KubernetesServiceController({
+    generic,
+    tenants,
+    services: informers.informerFor(spaceDefaultDefs.services),
+    endpoints: informers.informerFor(spaceDefaultDefs.endpoints),
+    endpointSlices: informers.informerFor(spaceDefaultDefs.endpointSlices),
+    defs: spaceDefaultDefs,
+    clusterIP: allocator.kubernetesServiceIp,
+    log: options.log,
+  });
+  const configMapDef = kind('', 'configmaps');
+  const rootCaPublisher = new RootCaPublisher({ generic, tenants, namespaces, configMaps: informers.informerFor(configMapDef), configMapDef, log: options.log });
+
   const controllers: Controller[] = [
     namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
     serviceAccountController({ generic, tenants, namespaces, serviceAccounts, serviceAccountDef, log: options.log }),
-    tenantController({ generic, registry, tenants, tenantDef, kinds, log: options.log }),
+    tenantController({ generic, registry, tenants, tenantDef, kinds, ensureSpaceDefaults: (tenant) => kubernetesService.ensureIn(tenant), log: options.log }),
+    kubernetesService.controller,
+    rootCaPublisher.controller,
     clusterRoleAggregationController({ generic, clusterRoles: rbacInformers[1]!, clusterRoleDef: kinds.clusterRoles, log: options.log }),
   ];
   // One collector over every space, on the same shared informers.
@@ -164,6 +194,10 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     tenantExists: (name) => tenants.get({ tenant: '', namespace: '', name }) !== undefined,
     serviceAccountLookup: cachedServiceAccountLookup((key) => serviceAccounts.get(key), storeServiceAccountLookup(generic, registry)),
     nodeUsage,
+    advertise(apiServer) {
+      kubernetesService.advertise({ address: apiServer.address, port: apiServer.port });
+      rootCaPublisher.publish(apiServer.caBundle);
+    },
     async stop() {
       informers.stop();
       await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);

@@ -13,6 +13,7 @@ import { openStore } from '../storage/open-store.js';
 import { startCompactor } from '../storage/compactor.js';
 import { startControlPlane } from './control-plane.js';
 import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.js';
+import { advertiseAddress } from './bootstrap/advertise-address.js';
 import { prepareDataDir } from './bootstrap/data-dir.js';
 import { ensureServiceAccountKey } from './bootstrap/service-account-key.js';
 import { readBuildInfo, versionInfo } from './build-info.js';
@@ -78,7 +79,9 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     });
     app.addHook('onClose', async () => compactor?.stop());
     await app.listen({ host: options.bindAddress, port: options.securePort });
-    const url = serverUrl(options.bindAddress, (app.server.address() as AddressInfo).port);
+    const port = (app.server.address() as AddressInfo).port;
+    const url = serverUrl(options.bindAddress, port);
+    plane.advertise({ address: advertiseAddress(options.bindAddress), port, caBundle: prepared.ca.cert });
     let adminKubeconfig: string | undefined;
     if (prepared.adminToken !== null) {
       const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };

@@ -57,6 +57,11 @@ export class ClusterIpAllocator {
     return objectKey(ALLOCATIONS, { tenant, name: ip });
   }
 
+  /** The range's first usable address: the `kubernetes` Service's in every space, as in Kubernetes. */
+  get kubernetesServiceIp(): string {
+    return intToIp(this.range.base + 1);
+  }
+
   /** Whether `ip` is a usable address of the range (not its network or broadcast address). */
   contains(ip: string): boolean {
     const n = ipToInt(ip);
@@ -76,7 +81,7 @@ export class ClusterIpAllocator {
 
   /** Reserves a free address of the range, or undefined when the range is full. */
   async allocate(tenant: string, owner: string): Promise<string | undefined> {
-    // The first usable address is the `kubernetes` service's, as in Kubernetes; allocation starts after it.
+    // The first usable address is the `kubernetes` Service's (`kubernetesServiceIp`); allocation starts after it.
     const first = this.range.base + 2;
     const count = this.range.size - 3;
     for (let i = 0; i < RANDOM_TRIES; i += 1) {

@@ -22,12 +22,15 @@ export interface TenantControllerDeps {
   tenants: Informer;
   tenantDef: ResourceDefinition;
   kinds: SpaceKinds;
+  /** Objects a space's own controllers keep, made here first so they exist before the space is Active (the `kubernetes` Service takes the first IP). */
+  ensureSpaceDefaults(tenant: string): Promise<void>;
   log: { error(obj: object, msg: string): void };
 }
 
 async function activate(deps: TenantControllerDeps, tenant: Tenant): Promise<ReconcileResult> {
   const name = tenant.metadata.name!;
   await ensureSpaceLayout(deps.generic, deps.kinds, name, name !== SYSTEM_TENANT);
+  await deps.ensureSpaceDefaults(name);
   if (tenant.status?.phase !== 'Active') {
     await deps.generic.mutate(deps.tenantDef, { tenant: '', name }, (current) => ({ ...current, status: { ...(current.status as object), phase: 'Active' } }), {
       subresource: 'status',

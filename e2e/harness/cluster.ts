@@ -27,7 +27,7 @@ export interface TestCluster {
   readonly etcd: EtcdProcess | undefined;
   /** Admin client over HTTPS, trusting the server's CA. */
   readonly api: ApiClient;
-  /** Creates a namespace named `<prefix>-<n>`, unique within this cluster, and returns its name. */
+  /** Creates a namespace named `<prefix>-<n>`, unique within this cluster, and returns its name once kube-root-ca.crt is in it. */
   newNamespace(prefix: string): Promise<string>;
   /** Creates objects over HTTPS (fixtures, not what a test checks); throws unless each answers 201. */
   create(...manifests: Manifest[]): Promise<void>;
@@ -78,6 +78,13 @@ class Cluster implements TestCluster {
     const name = `${prefix}-${this.namespaces}`;
     const res = await this.api.request('POST', '/api/v1/namespaces', { json: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
     if (res.status !== 201) throw new Error(`creating namespace ${name}: ${res.status} ${res.body}`);
+    // A namespace is ready once kube-root-ca.crt is in it, as in every cluster: tests listing the
+    // namespace's ConfigMaps then see it every time, not only when the publisher was quick.
+    const rootCa = `/api/v1/namespaces/${name}/configmaps/kube-root-ca.crt`;
+    for (let tries = 0; (await this.api.request('GET', rootCa)).status !== 200; tries += 1) {
+      if (tries === 400) throw new Error(`kube-root-ca.crt did not appear in namespace ${name}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     return name;
   }
 

@@ -216,27 +216,66 @@ export function validateService(svc: Service): FieldError[] {
   return errs;
 }
 
-/** Cluster IPs and the primary IP family may not change, except to or from ExternalName. */
+/**
+ * Cluster IPs may be added or released (dual-stack upgrades and downgrades) but not changed, except
+ * to, from or on ExternalName (Kubernetes' `validateUpgradeDowngradeClusterIPs`).
+ */
+function validateClusterIPsUpdate(spec: ServiceSpec, prev: ServiceSpec): FieldError[] {
+  const next = spec.clusterIPs ?? [];
+  const before = prev.clusterIPs ?? [];
+  const changed = (i: number) => fieldErrors.invalid(index('spec.clusterIPs', i), next, 'may not change once set');
+  const errs: FieldError[] = [];
+  if (next.length === before.length) {
+    before.forEach((ip, i) => {
+      if (ip !== next[i]) errs.push(changed(i));
+    });
+  } else if (before.length > next.length) {
+    if (next.length === 0) errs.push(fieldErrors.invalid('spec.clusterIPs[0]', next, 'primary clusterIP can not be unset'));
+    if (before.length > 0 && next.length > 0 && next[0] !== before[0]) errs.push(changed(0));
+    if (next.length === 1 && spec.ipFamilyPolicy !== 'SingleStack') {
+      errs.push(fieldErrors.invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy ?? 'null', "must be set to 'SingleStack' when releasing the secondary clusterIP"));
+    }
+  } else if (before.length > 0 && next[0] !== before[0]) {
+    errs.push(changed(0));
+  }
+  return errs;
+}
+
+/**
+ * The same for IP families (`validateUpgradeDowngradeIPFamilies`); a headless service, or one
+ * turning headless or back, may change them. Kubernetes reports some of these with the cluster IPs
+ * as the value, and so do we.
+ */
+function validateIPFamiliesUpdate(spec: ServiceSpec, prev: ServiceSpec): FieldError[] {
+  if (isHeadless(spec) || isHeadless(prev)) return [];
+  const next = spec.ipFamilies ?? [];
+  const before = prev.ipFamilies ?? [];
+  const path = 'spec.ipFamilies[0]';
+  const errs: FieldError[] = [];
+  if (next.length === before.length) {
+    before.forEach((family, i) => {
+      if (family !== next[i]) errs.push(fieldErrors.invalid(path, next, 'may not change once set'));
+    });
+  } else if (before.length > next.length) {
+    if ((spec.clusterIPs ?? []).length === 0) errs.push(fieldErrors.invalid(path, next, 'primary ipFamily can not be unset'));
+    if (next.length > 0 && next[0] !== before[0]) errs.push(fieldErrors.invalid(path, spec.clusterIPs ?? [], 'may not change once set'));
+    if (next.length === 1 && spec.ipFamilyPolicy !== 'SingleStack') {
+      errs.push(fieldErrors.invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy ?? 'null', "must be set to 'SingleStack' when releasing the secondary ipFamily"));
+    }
+  } else if (before.length > 0 && next.length > 0 && next[0] !== before[0]) {
+    errs.push(fieldErrors.invalid(path, spec.clusterIPs ?? [], 'may not change once set'));
+  }
+  return errs;
+}
+
+/** What may not change on update: cluster IPs and IP families (except around ExternalName), the load balancer class, the health check node port. */
 export function validateServiceUpdate(svc: Service, old: Service): FieldError[] {
   const spec = svc.spec ?? {};
   const prev = old.spec ?? {};
   const errs: FieldError[] = [];
-  if (spec.type !== 'ExternalName' && prev.type !== 'ExternalName' && !(isHeadless(spec) && isHeadless(prev))) {
-    const next = spec.clusterIPs ?? [];
-    const before = prev.clusterIPs ?? [];
-    if (next.length === before.length) {
-      if (before.some((ip, i) => ip !== next[i])) errs.push(fieldErrors.invalid('spec.clusterIPs[0]', next, 'may not change once set'));
-    } else if (before.length > next.length) {
-      if (next.length === 0) errs.push(fieldErrors.required('spec.clusterIPs', 'primary clusterIP can not be unset'));
-      else if (next[0] !== before[0]) errs.push(fieldErrors.invalid('spec.clusterIPs[0]', next, 'may not change once set'));
-    } else if (before.length > 0 && next[0] !== before[0]) {
-      errs.push(fieldErrors.invalid('spec.clusterIPs[0]', next, 'may not change once set'));
-    }
-    const families = spec.ipFamilies ?? [];
-    const oldFamilies = prev.ipFamilies ?? [];
-    if (oldFamilies.length > 0 && families.length > 0 && families[0] !== oldFamilies[0]) {
-      errs.push(fieldErrors.invalid('spec.ipFamilies[0]', families, 'may not change once set'));
-    }
+  if (spec.type !== 'ExternalName' && prev.type !== 'ExternalName') {
+    if (!(isHeadless(spec) && isHeadless(prev))) errs.push(...validateClusterIPsUpdate(spec, prev));
+    errs.push(...validateIPFamiliesUpdate(spec, prev));
   }
   if (spec.type === 'LoadBalancer' && prev.type === 'LoadBalancer' && spec.loadBalancerClass !== prev.loadBalancerClass) {
     errs.push(fieldErrors.invalid('spec.loadBalancerClass', spec.loadBalancerClass ?? 'null', 'may not change once set'));

@@ -93,6 +93,34 @@ describe('service updates', () => {
     expect(messages(update(services, next, old))).toEqual(['spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set']);
   });
 
+  it('reads a changed clusterIP beside unchanged clusterIPs as a change of both, reported at clusterIPs[0]', async () => {
+    const old = allocated(await created(svc({ ports: [{ port: 80 }] })));
+    const next = { ...old, spec: { ...old.spec, clusterIP: '10.96.0.11' } };
+    expect(messages(update(services, next, old))).toEqual(['spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set']);
+  });
+
+  it('refuses changed clusterIPs beside the old clusterIP at clusterIPs[0], and their mismatch', async () => {
+    const old = allocated(await created(svc({ ports: [{ port: 80 }] })));
+    const next = { ...old, spec: { ...old.spec, clusterIPs: ['10.96.0.11'] } };
+    // Kubernetes lists the update error first; the generic store runs the kind's create checks first.
+    expect(messages(update(services, next, old)).sort()).toEqual([
+      'spec.clusterIPs: Invalid value: ["10.96.0.11"]: first value must match `clusterIP`',
+      'spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set',
+    ]);
+  });
+
+  it('refuses releasing a secondary cluster IP without SingleStack, and changing the primary family', async () => {
+    const old = allocated(await created(svc({ ports: [{ port: 80 }] })));
+    const dual = { ...old, spec: { ...old.spec, clusterIPs: ['10.96.0.10', 'fd00::10'], ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'PreferDualStack' } };
+    const released = { ...dual, spec: { ...dual.spec, clusterIPs: ['10.96.0.10'], ipFamilies: ['IPv4'] } };
+    expect(messages(update(services, released, dual))).toEqual([
+      "spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be set to 'SingleStack' when releasing the secondary clusterIP",
+      "spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be set to 'SingleStack' when releasing the secondary ipFamily",
+    ]);
+    const family = { ...old, spec: { ...old.spec, ipFamilies: ['IPv6'] } };
+    expect(messages(update(services, family, old))).toContain('spec.ipFamilies[0]: Invalid value: ["IPv6"]: may not change once set');
+  });
+
   it('drops the IP fields when turning into an ExternalName service', async () => {
     const old = allocated(await created(svc({ ports: [{ port: 80 }] })));
     const next: Service = { ...structuredClone(old), spec: { ...structuredClone(old.spec), type: 'ExternalName', externalName: 'db.example.com' } };

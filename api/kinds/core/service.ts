@@ -183,7 +183,7 @@ function prepareNewService(svc: Service): void {
 function keepAllocatedValues(spec: ServiceSpec, prev: ServiceSpec): void {
   if (needsClusterIP(prev) && needsClusterIP(spec)) {
     spec.clusterIP ||= prev.clusterIP;
-    if ((spec.clusterIPs ?? []).length === 0 && (prev.clusterIPs ?? []).length > 0 && spec.clusterIP === prev.clusterIP) spec.clusterIPs = prev.clusterIPs;
+    if ((spec.clusterIPs ?? []).length === 0 && (prev.clusterIPs ?? []).length > 0) spec.clusterIPs = prev.clusterIPs;
     spec.ipFamilyPolicy ??= prev.ipFamilyPolicy;
     if ((spec.ipFamilies ?? []).length === 0 && (prev.ipFamilies ?? []).length > 0) spec.ipFamilies = prev.ipFamilies;
   }
@@ -196,6 +196,17 @@ function keepAllocatedValues(spec: ServiceSpec, prev: ServiceSpec): void {
     }
   }
   if (needsHealthCheckNodePort(prev) && needsHealthCheckNodePort(spec)) spec.healthCheckNodePort ||= prev.healthCheckNodePort;
+}
+
+/**
+ * What a client meant by touching one of the pair (Kubernetes' `normalizeClusterIPs`): a changed
+ * `clusterIP` beside unchanged `clusterIPs` changes both, so validation reports the change where
+ * Kubernetes does (`spec.clusterIPs[0]`); a cleared one beside unchanged `clusterIPs` clears both.
+ */
+function normalizeClusterIPs(spec: ServiceSpec, prev: ServiceSpec): void {
+  if (spec.clusterIP === prev.clusterIP || !semanticEqual(spec.clusterIPs, prev.clusterIPs)) return;
+  if (spec.clusterIP) spec.clusterIPs = [spec.clusterIP];
+  else if (prev.clusterIP) delete spec.clusterIPs;
 }
 
 const nodePortsOf = (spec: ServiceSpec): Array<number | undefined> => (spec.ports ?? []).map((p: ServicePort) => p.nodePort);
@@ -234,6 +245,7 @@ export function prepareServiceUpdate(svc: Service, old: Service): void {
   const spec = (svc.spec ??= {});
   const prev = old.spec ?? {};
   keepAllocatedValues(spec, prev);
+  normalizeClusterIPs(spec, prev);
   dropTypeDependentFields(svc, spec, prev);
   syncClusterIPs(spec);
   initIPFamilies(spec);
