@@ -49,11 +49,12 @@ export function backendCases(alsoNeeded = true): Array<{ backend: Backend; skip:
   ];
 }
 
-export async function startCluster(backend: Backend): Promise<TestCluster> {
+/** `env`: more environment variables for the server process. */
+export async function startCluster(backend: Backend, options: { env?: Record<string, string> } = {}): Promise<TestCluster> {
   const etcd = backend === 'etcd' ? await startEtcd() : undefined;
   let server: ServerProcess | undefined;
   try {
-    server = await startServer({ etcdServers: etcd ? [etcd.endpoint] : [] });
+    server = await startServer({ etcdServers: etcd ? [etcd.endpoint] : [], env: options.env });
     const api = await apiClientFor(server);
     return new Cluster(backend, server, etcd, api);
   } catch (err) {

@@ -24,6 +24,8 @@ export interface StartServerOptions {
   dataDir?: string;
   /** More `serve` flags. */
   extraArgs?: string[];
+  /** More environment variables for the server process (on top of the test's own). */
+  env?: Record<string, string>;
 }
 
 export interface ExitStatus {
@@ -98,6 +100,7 @@ class ServerInstance implements ServerProcess {
     readonly dataDir: string,
     private readonly ownsDataDir: boolean,
     private readonly serveArgs: string[],
+    private readonly env: Record<string, string>,
   ) {
     process.on('exit', this.killOnExit);
   }
@@ -141,7 +144,7 @@ class ServerInstance implements ServerProcess {
     if (this.cleanedUp) throw new Error('the server was cleaned up');
     // Port 0 on first start lets the kernel pick a free port with no race; restarts reuse it.
     const args = [CLI_PATH, 'serve', `--data-dir=${this.dataDir}`, `--bind-address=${HOST}`, `--secure-port=${this.boundPort}`, ...this.serveArgs];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.env } });
     this.child = child;
     this.exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
     child.stdout?.on('data', (chunk: Buffer) => this.append(chunk));
@@ -205,7 +208,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'kube-spaces-e2e-')));
   const args = [...(options.etcdServers?.length ? [`--etcd-servers=${options.etcdServers.join(',')}`] : []), ...(options.extraArgs ?? [])];
-  const server = new ServerInstance(dataDir, ownsDataDir, args);
+  const server = new ServerInstance(dataDir, ownsDataDir, args, options.env ?? {});
   try {
     await server.start();
   } catch (err) {
