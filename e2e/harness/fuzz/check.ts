@@ -41,6 +41,14 @@ function statusProblem(status: unknown, code: number): string | undefined {
   return undefined;
 }
 
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Splits a protobuf watch stream into whole frames (4-byte big-endian length prefixes). */
 function wholeFrames(body: Buffer): Buffer[] {
   const frames: Buffer[] = [];
@@ -64,7 +72,8 @@ function bodyProblem(req: FuzzRequest, res: FuzzResponse): string | undefined {
   if (res.body.length === 0) return res.status === 204 || res.status === 200 && type === '' ? undefined : `empty ${type} body`;
   if (type === 'application/json') {
     const text = res.body.toString('utf8');
-    if (req.watch) {
+    // A watch asked of something that cannot be watched (discovery, a subresource) answers a plain object.
+    if (req.watch && !(!res.cut && isObject(parseOrUndefined(text)))) {
       const lines = text.split('\n');
       if (res.cut) lines.pop(); // the line being written when the client hung up
       for (const line of lines.filter((l) => l !== '')) {

@@ -13,6 +13,7 @@ import { send } from './send.js';
 export interface RunOptions {
   agent: Agent;
   port: number;
+  caCert: string;
   seed: number;
   seconds: number;
   /** At most this many requests in all. */
@@ -30,6 +31,8 @@ export interface RunOptions {
 export interface RunResult {
   requests: number;
   unsendable: number;
+  /** Answered only on a fresh connection, the kept-alive one having been closed. */
+  retried: number;
   byStatus: Map<string, number>;
   failures: Array<{ req: FuzzRequest; failure: Failure }>;
   /** [start, end] (Date.now()) of each request, by index. */
@@ -39,7 +42,7 @@ export interface RunResult {
 }
 
 export async function runFuzz(o: RunOptions): Promise<RunResult> {
-  const result: RunResult = { requests: 0, unsendable: 0, byStatus: new Map(), failures: [], spans: new Map(), startedAt: Date.now(), endedAt: 0 };
+  const result: RunResult = { requests: 0, unsendable: 0, retried: 0, byStatus: new Map(), failures: [], spans: new Map(), startedAt: Date.now(), endedAt: 0 };
   const deadline = result.startedAt + o.seconds * 1000;
   let next = o.only ?? 0;
   const last = o.only ?? o.maxRequests - 1;
@@ -49,13 +52,14 @@ export async function runFuzz(o: RunOptions): Promise<RunResult> {
     while (next <= last && Date.now() < deadline && o.alive()) {
       const req = generateRequest(o.seed, next++, o.credentials);
       const start = Date.now();
-      const answer = await send(o.agent, o.port, req);
+      const answer = await send(o.agent, o.port, o.caCert, req);
       result.spans.set(req.index, [start, Date.now()]);
       if ('unsendable' in answer) {
         result.unsendable += 1;
         continue;
       }
       result.requests += 1;
+      if ('retried' in answer && answer.retried) result.retried += 1;
       count('error' in answer ? 'no answer' : String(answer.status));
       const failure = checkAnswer(req, answer);
       if (failure) result.failures.push({ req, failure });
@@ -75,6 +79,24 @@ export async function runFuzz(o: RunOptions): Promise<RunResult> {
   }
   result.endedAt = Date.now();
   return result;
+}
+
+/** The distinct errors the server logged (pino level ≥ 50), each with the start of its stack. */
+export function serverErrors(output: string): string[] {
+  const seen = new Map<string, number>();
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let entry: { level?: number; msg?: string; err?: { message?: string; stack?: string } };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue;
+    }
+    if ((entry.level ?? 0) < 50) continue;
+    const key = `${entry.msg}: ${(entry.err?.stack ?? entry.err?.message ?? '').split('\n').slice(0, 4).join(' | ')}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen].map(([key, n]) => `x${n} ${key}`);
 }
 
 /** The probe's samples (see loop-probe.ts) taken during [from, to]. */

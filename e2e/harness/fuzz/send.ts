@@ -32,7 +32,22 @@ export function fuzzAgent(caCert: string, concurrency: number): Agent {
   return new Agent({ ca: caCert, keepAlive: true, maxSockets: concurrency });
 }
 
-export function send(agent: Agent, port: number, req: FuzzRequest): Promise<FuzzResponse | NoAnswer | Unsendable> {
+/** A connection for one request, when a kept-alive one was reset (see `send`). */
+const freshConnection = new Agent({ keepAlive: false });
+
+/**
+ * Sends `req` on a kept-alive connection of `agent`. When that connection turns out closed (the
+ * server may close a connection after answering an error, and an idle one at any time), the
+ * request is sent once more on a fresh connection and `retried` says so.
+ */
+export async function send(agent: Agent, port: number, caCert: string, req: FuzzRequest): Promise<(FuzzResponse & { retried?: boolean }) | NoAnswer | Unsendable> {
+  const first = await sendOn(agent, port, undefined, req);
+  if (!('error' in first) || !/ECONNRESET|EPIPE|socket hang up/.test(first.error)) return first;
+  const second = await sendOn(freshConnection, port, caCert, req);
+  return 'status' in second ? { ...second, retried: true } : second;
+}
+
+function sendOn(agent: Agent, port: number, ca: string | undefined, req: FuzzRequest): Promise<FuzzResponse | NoAnswer | Unsendable> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (result: FuzzResponse | NoAnswer | Unsendable): void => {
@@ -43,7 +58,7 @@ export function send(agent: Agent, port: number, req: FuzzRequest): Promise<Fuzz
     if (req.body !== undefined) headers['content-length'] = String(req.body.length);
     let outgoing: ReturnType<typeof request>;
     try {
-      outgoing = request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent, timeout: TIMEOUT_MS });
+      outgoing = request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent, ca, timeout: TIMEOUT_MS });
     } catch (err) {
       done({ unsendable: (err as Error).message });
       return;
