@@ -42,9 +42,15 @@ const PROBE = join(REPO_ROOT, 'dist/e2e/harness/fuzz/loop-probe.js');
  * entry matches narrowly; the lead empties this list once those fixes are merged. A failure that
  * matches nothing here fails the test.
  */
-const KNOWN_OPEN: Array<{ finding: string; matches: (req: FuzzRequest, failure: Failure) => boolean }> = [
+const KNOWN_OPEN: KnownOpen[] = [
   {
-    finding: 'bounded-bodies: bodies with many keys or deep nesting stall the loop (duplicate-key check, YAML decoding)',
+    finding: 'bounded-bodies: YAML bodies with many keys or long lists of maps stall the loop for minutes (yaml decoding in negotiate.ts decodeBody)',
+    matches: (req, f) => f.kind === 'stall' && yamlBody(req) && (req.tags.includes('many-keys') || req.tags.includes('long-array')),
+    // Minutes of one blocked loop would time out everything after it: such requests are not sent until fixed.
+    skip: (req) => yamlBody(req) && (req.tags.includes('many-keys') || req.tags.includes('long-array')),
+  },
+  {
+    finding: 'bounded-bodies: JSON bodies with many keys or deep nesting stall the loop (duplicateFields scan)',
     matches: (req, f) => f.kind === 'stall' && (req.tags.includes('many-keys') || req.tags.includes('deep-nesting')),
   },
   {
@@ -60,6 +66,17 @@ const KNOWN_OPEN: Array<{ finding: string; matches: (req: FuzzRequest, failure: 
     matches: (req, f) => f.kind === 'bad-body' && f.detail.includes('empty') && req.method !== 'GET' && /\/watch\//.test(req.path),
   },
 ];
+
+interface KnownOpen {
+  finding: string;
+  matches: (req: FuzzRequest, failure: Failure) => boolean;
+  /** Requests not sent at all while the finding is open (they would wreck the rest of the run). */
+  skip?: (req: FuzzRequest) => boolean;
+}
+
+function yamlBody(req: FuzzRequest): boolean {
+  return req.body !== undefined && /yaml/.test(req.headers['content-type'] ?? '');
+}
 
 function isJson(body: Buffer): boolean {
   try {
@@ -145,6 +162,7 @@ describe.each(backendCases())('fuzzing on the $backend backend', ({ backend, ski
           concurrency: CONCURRENCY,
           credentials: { adminToken, tenantToken: mallory.token },
           only: ONLY,
+          skip: (req) => KNOWN_OPEN.some((k) => k.skip?.(req)),
           alive,
           every: {
             ms: 3_000,
@@ -193,7 +211,7 @@ describe.each(backendCases())('fuzzing on the $backend backend', ({ backend, ski
 
       const statusCounts = [...result.byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}: ${n}`).join(', ');
       const lines = [
-        `fuzz ${backend}: seed ${SEED}, ${result.requests} requests in ${((result.endedAt - result.startedAt) / 1000).toFixed(0)} s (${result.unsendable} unsendable, ${result.retried} answered on a fresh connection)`,
+        `fuzz ${backend}: seed ${SEED}, ${result.requests} requests in ${((result.endedAt - result.startedAt) / 1000).toFixed(0)} s (${result.unsendable} unsendable, ${result.retried} answered on a fresh connection, ${result.skipped} not sent as KNOWN_OPEN)`,
         `  statuses: ${statusCounts}`,
         `  max event-loop stall ${maxStall.toFixed(0)} ms computing (${maxDelay.toFixed(0)} ms delay, waiting for a core included) over ${samples.length} samples; RSS ${(rssBefore / 1024).toFixed(0)} MiB before, ${(rssAfter / 1024).toFixed(0)} MiB after`,
         ...[...classes].map(([key, c]) => `  ${c.known ? `known (${c.known})` : 'FAILURE'} x${c.count} ${key}\n    ${describeRequest(c.example, SEED)}\n    answer: ${c.failure.detail.slice(0, 300)}`),

@@ -22,6 +22,8 @@ export interface RunOptions {
   credentials: Credentials;
   /** Only this request (replay of one failure). */
   only?: number;
+  /** Requests not to send (counted as skipped). */
+  skip?: (req: FuzzRequest) => boolean;
   /** Called every few seconds while the run goes on (readiness check, fixtures); may record failures. */
   every?: { ms: number; run: () => Promise<void> };
   /** False once the server process is gone: the run stops. */
@@ -33,6 +35,7 @@ export interface RunResult {
   unsendable: number;
   /** Answered only on a fresh connection, the kept-alive one having been closed. */
   retried: number;
+  skipped: number;
   byStatus: Map<string, number>;
   failures: Array<{ req: FuzzRequest; failure: Failure }>;
   /** [start, end] (Date.now()) of each request, by index. */
@@ -42,7 +45,7 @@ export interface RunResult {
 }
 
 export async function runFuzz(o: RunOptions): Promise<RunResult> {
-  const result: RunResult = { requests: 0, unsendable: 0, retried: 0, byStatus: new Map(), failures: [], spans: new Map(), startedAt: Date.now(), endedAt: 0 };
+  const result: RunResult = { requests: 0, unsendable: 0, retried: 0, skipped: 0, byStatus: new Map(), failures: [], spans: new Map(), startedAt: Date.now(), endedAt: 0 };
   const deadline = result.startedAt + o.seconds * 1000;
   let next = o.only ?? 0;
   const last = o.only ?? o.maxRequests - 1;
@@ -51,6 +54,10 @@ export async function runFuzz(o: RunOptions): Promise<RunResult> {
   const worker = async (): Promise<void> => {
     while (next <= last && Date.now() < deadline && o.alive()) {
       const req = generateRequest(o.seed, next++, o.credentials);
+      if (o.only === undefined && o.skip?.(req)) {
+        result.skipped += 1;
+        continue;
+      }
       const start = Date.now();
       const answer = await send(o.agent, o.port, o.caCert, req);
       result.spans.set(req.index, [start, Date.now()]);
@@ -66,10 +73,11 @@ export async function runFuzz(o: RunOptions): Promise<RunResult> {
     }
   };
   let periodic: NodeJS.Timeout | undefined;
-  let chores = Promise.resolve();
+  let chores: Promise<void> | undefined;
   if (o.every) {
     const { ms, run } = o.every;
-    periodic = setInterval(() => (chores = chores.then(run)), ms);
+    // One round at a time: a slow server must not pile rounds up.
+    periodic = setInterval(() => void (chores ??= run().finally(() => (chores = undefined))), ms);
   }
   try {
     await Promise.all(Array.from({ length: o.only === undefined ? o.concurrency : 1 }, worker));
