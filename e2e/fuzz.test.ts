@@ -62,6 +62,18 @@ const KNOWN_OPEN: KnownOpen[] = [
     matches: (req, f) => f.kind === 'not-a-status' && f.detail.includes('"statusCode":'),
   },
   {
+    finding: 'paths-protocol: a HEAD answered 431 with a body breaks the connection (the client reads the body as the next answer)',
+    matches: (req, f) => f.kind === 'no-answer' && f.detail.startsWith('Parse Error') && req.method === 'HEAD' && req.tags.includes('huge-header'),
+  },
+  {
+    finding: 'bounded-bodies: ?limit=99999999999999999999 on SQLite answers 503 (SQLITE_MISMATCH)',
+    matches: (req, f) => f.kind === '5xx' && f.detail.startsWith('503') && /[?&]limit=\d{16,}(&|$)/.test(req.path),
+  },
+  {
+    finding: 'new, for paths-protocol: HEAD …?watch=true streams a watch into a HEAD answer; the next request on that kept-alive connection never gets its answer',
+    matches: (req, f) => f.kind === 'no-answer' && f.detail.startsWith('no answer within') && f.detail.includes('after HEAD watch'),
+  },
+  {
     finding: 'new, for paths-protocol: PUT/POST/DELETE/PATCH on the legacy /watch/ prefix start a watch (empty 200) instead of 405',
     matches: (req, f) => f.kind === 'bad-body' && f.detail.includes('empty') && req.method !== 'GET' && /\/watch\//.test(req.path),
   },
@@ -147,7 +159,8 @@ describe.each(backendCases())('fuzzing on the $backend backend', ({ backend, ski
           return false;
         }
       };
-      const chores: string[] = [];
+      /** Readiness failures, with when the check started. */
+      const notReady: Array<{ at: number; what: string }> = [];
       const agent = fuzzAgent(server.caCert, CONCURRENCY);
       const rssBefore = rssKiB(pid);
       let result: RunResult;
@@ -167,8 +180,9 @@ describe.each(backendCases())('fuzzing on the $backend backend', ({ backend, ski
           every: {
             ms: 3_000,
             run: async () => {
+              const at = Date.now();
               const ready = await cluster.api.request('GET', '/readyz', { timeoutMs: 10_000 }).catch((err: Error) => ({ status: 0, body: err.message }));
-              if (ready.status !== 200 || ready.body !== 'ok') chores.push(`/readyz answered ${ready.status} ${ready.body.slice(0, 200)}`);
+              if (ready.status !== 200 || ready.body !== 'ok') notReady.push({ at, what: `/readyz answered ${ready.status} ${ready.body.slice(0, 200)}` });
               // Keep the fuzz space usable: mallory may delete her own grant and namespaces.
               await grant(cluster, { tenant: FUZZ_TENANT, clusterRole: 'cluster-admin', user: 'mallory' }).catch(() => undefined);
               await createInSpace(cluster, FUZZ_TENANT, namespace('fuzz')).catch(() => undefined);
@@ -181,7 +195,7 @@ describe.each(backendCases())('fuzzing on the $backend backend', ({ backend, ski
       expect(alive(), `the server died:\n${server.output().split('\n').slice(-40).join('\n')}`).toBe(true);
       const rssAfter = rssKiB(pid);
       const ready = await cluster.api.request('GET', '/readyz');
-      if (ready.status !== 200 || ready.body !== 'ok') chores.push(`/readyz at the end answered ${ready.status} ${ready.body}`);
+      if (ready.status !== 200 || ready.body !== 'ok') notReady.push({ at: Date.now(), what: `/readyz at the end answered ${ready.status} ${ready.body}` });
 
       // Give the probe one more interval, so the last requests' interval is written.
       await new Promise((r) => setTimeout(r, 2 * PROBE_INTERVAL_MS));
@@ -193,22 +207,51 @@ describe.each(backendCases())('fuzzing on the $backend backend', ({ backend, ski
 
       // Sort every failure into a class, known (KNOWN_OPEN) or not.
       const classes = new Map<string, { count: number; known?: string; example: FuzzRequest; failure: Failure }>();
-      for (const { req, failure } of result.failures) {
-        const key = classOf(failure);
-        const entry = classes.get(key) ?? { count: 0, known: known(req, failure), example: req, failure };
+      const add = (key: string, req: FuzzRequest, failure: Failure, knownAs: string | undefined): void => {
+        // Known and new failures never share a class, even when they look alike.
+        const id = `${key} (${knownAs ?? 'new'})`;
+        const entry = classes.get(id) ?? { count: 0, known: knownAs, example: req, failure };
         entry.count += 1;
-        classes.set(key, entry);
-      }
+        classes.set(id, entry);
+      };
+      // Stalls first: a request that timed out behind a known stall is part of that finding.
       const stallReports: string[] = [];
+      const knownStalls: Array<{ from: number; to: number; finding: string }> = [];
       for (const { sample, during } of stalls) {
         const reqs = during.map((i) => byIndex.get(i) ?? generateRequest(SEED, i, { adminToken, tenantToken: mallory.token }));
         const failure: Failure = { kind: 'stall', detail: `event loop stalled ${sample.busyMs.toFixed(0)} ms computing (${sample.maxMs.toFixed(0)} ms delay)` };
-        const knownAs = reqs.map((r) => known(r, failure)).find((k) => k !== undefined);
-        const report = `${failure.detail} at ${new Date(sample.t).toISOString()}; in flight (replay each with FUZZ_SEED=${SEED} FUZZ_REQUEST=<#>):\n${reqs.map((r) => `    #${r.index} [${r.identity}] ${r.method} ${r.path.slice(0, 120)} ${r.tags.join(' ')} ${r.body?.length ?? 0} bytes`).join('\n')}`;
-        if (knownAs) classes.set(`stall (known) ${sample.t}`, { count: 1, known: knownAs, example: reqs[0]!, failure });
-        else stallReports.push(report);
+        const culprit = reqs.find((r) => known(r, failure) !== undefined);
+        if (culprit) {
+          const finding = known(culprit, failure)!;
+          knownStalls.push({ from: sample.t - sample.maxMs - PROBE_INTERVAL_MS, to: sample.t, finding });
+          add(`stall: ${finding}`, culprit, failure, finding);
+        } else {
+          stallReports.push(`${failure.detail} at ${new Date(sample.t).toISOString()}; in flight (replay each with FUZZ_SEED=${SEED} FUZZ_REQUEST=<#>):\n${reqs.map((r) => `    #${r.index} [${r.identity}] ${r.method} ${r.path.slice(0, 120)} ${r.tags.join(' ')} ${r.body?.length ?? 0} bytes`).join('\n')}`);
+        }
+      }
+      const headWatches = new Map<number, boolean>();
+      const isHeadWatch = (i: number): boolean => {
+        if (!headWatches.has(i)) {
+          const r = generateRequest(SEED, i, { adminToken, tenantToken: mallory.token });
+          headWatches.set(i, r.method === 'HEAD' && r.watch);
+        }
+        return headWatches.get(i)!;
+      };
+      for (const { req, failure } of result.failures) {
+        const [start, end] = result.spans.get(req.index) ?? [0, 0];
+        const behind = failure.kind === 'no-answer' ? knownStalls.find((k) => k.from <= end && k.to >= start) : undefined;
+        // A request that got no answer in time is shown with what else was in flight when it was
+        // sent, and whether a HEAD watch was answered shortly before (it can leave its connection streaming).
+        let detail = failure.detail;
+        if (failure.kind === 'no-answer' && !behind) {
+          const headWatch = [...result.spans].find(([i, [, e]]) => e <= start && e >= start - 30_000 && isHeadWatch(i));
+          detail += `; in flight when sent: ${inFlight(result.spans, start, 0).filter((i) => i !== req.index).map((i) => `#${i}`).join(' ')}`;
+          if (headWatch) detail += `; after HEAD watch #${headWatch[0]}`;
+        }
+        add(classOf(failure), req, { ...failure, detail }, known(req, failure) ?? (behind && `${behind.finding}, blocked behind it`));
       }
 
+      const readiness = notReady.map((n) => ({ ...n, known: knownStalls.find((k) => k.from <= n.at + 10_000 && k.to >= n.at)?.finding }));
       const statusCounts = [...result.byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}: ${n}`).join(', ');
       const lines = [
         `fuzz ${backend}: seed ${SEED}, ${result.requests} requests in ${((result.endedAt - result.startedAt) / 1000).toFixed(0)} s (${result.unsendable} unsendable, ${result.retried} answered on a fresh connection, ${result.skipped} not sent as KNOWN_OPEN)`,
@@ -216,11 +259,11 @@ describe.each(backendCases())('fuzzing on the $backend backend', ({ backend, ski
         `  max event-loop stall ${maxStall.toFixed(0)} ms computing (${maxDelay.toFixed(0)} ms delay, waiting for a core included) over ${samples.length} samples; RSS ${(rssBefore / 1024).toFixed(0)} MiB before, ${(rssAfter / 1024).toFixed(0)} MiB after`,
         ...[...classes].map(([key, c]) => `  ${c.known ? `known (${c.known})` : 'FAILURE'} x${c.count} ${key}\n    ${describeRequest(c.example, SEED)}\n    answer: ${c.failure.detail.slice(0, 300)}`),
         ...stallReports.map((s) => `  FAILURE ${s}`),
-        ...chores.map((c) => `  FAILURE ${c}`),
+        ...readiness.map((n) => `  ${n.known ? `known (${n.known}, blocked behind it)` : 'FAILURE'} ${n.what}`),
         ...serverErrors(server.output()).map((e) => `  server log: ${e.slice(0, 600)}`),
       ];
       console.log(lines.join('\n'));
-      const unexpected = [...[...classes].filter(([, c]) => !c.known).map(([key]) => key), ...stallReports.map((s) => s.split('\n')[0]!), ...chores];
+      const unexpected = [...[...classes].filter(([, c]) => !c.known).map(([key]) => key), ...stallReports.map((s) => s.split('\n')[0]!), ...readiness.filter((n) => !n.known).map((n) => n.what)];
       expect(unexpected, lines.join('\n')).toEqual([]);
     });
 
