@@ -244,11 +244,12 @@ describe.each(backendCases())('fuzzing on the $backend backend', ({ backend, ski
         // sent, and whether a HEAD watch was answered shortly before (it can leave its connection streaming).
         let detail = failure.detail;
         if (failure.kind === 'no-answer' && !behind) {
-          const headWatch = [...result.spans].find(([i, [, e]]) => e <= start && e >= start - 30_000 && isHeadWatch(i));
+          const headWatch = [...result.spans].find(([i, [s0, e]]) => s0 <= start && e >= start - 30_000 && i !== req.index && isHeadWatch(i));
           detail += `; in flight when sent: ${inFlight(result.spans, start, 0).filter((i) => i !== req.index).map((i) => `#${i}`).join(' ')}`;
           if (headWatch) detail += `; after HEAD watch #${headWatch[0]}`;
         }
-        add(classOf(failure), req, { ...failure, detail }, known(req, failure) ?? (behind && `${behind.finding}, blocked behind it`));
+        const shown = { ...failure, detail };
+        add(classOf(failure), req, shown, known(req, shown) ?? (behind && `${behind.finding}, blocked behind it`));
       }
 
       const readiness = notReady.map((n) => ({ ...n, known: knownStalls.find((k) => k.from <= n.at + 10_000 && k.to >= n.at)?.finding }));
