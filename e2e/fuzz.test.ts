@@ -62,8 +62,8 @@ const KNOWN_OPEN: KnownOpen[] = [
     matches: (req, f) => f.kind === 'not-a-status' && f.detail.includes('"statusCode":'),
   },
   {
-    finding: 'paths-protocol: a HEAD answered 431 with a body breaks the connection (the client reads the body as the next answer)',
-    matches: (req, f) => f.kind === 'no-answer' && f.detail.startsWith('Parse Error') && req.method === 'HEAD' && req.tags.includes('huge-header'),
+    finding: "paths-protocol: Fastify's protocol errors (431, or 400 for a raw non-ASCII path) answer a HEAD with a body, which breaks the connection",
+    matches: (req, f) => f.kind === 'no-answer' && f.detail.startsWith('Parse Error') && req.method === 'HEAD',
   },
   {
     finding: 'bounded-bodies: ?limit=99999999999999999999 on SQLite answers 503 (SQLITE_MISMATCH)',
