@@ -42,42 +42,7 @@ const PROBE = join(REPO_ROOT, 'dist/e2e/harness/fuzz/loop-probe.js');
  * entry matches narrowly; the lead empties this list once those fixes are merged. A failure that
  * matches nothing here fails the test.
  */
-const KNOWN_OPEN: KnownOpen[] = [
-  {
-    finding: 'bounded-bodies: YAML bodies with many keys or long lists of maps stall the loop for minutes (yaml decoding in negotiate.ts decodeBody)',
-    matches: (req, f) => f.kind === 'stall' && yamlBody(req) && (req.tags.includes('many-keys') || req.tags.includes('long-array')),
-    // Minutes of one blocked loop would time out everything after it: such requests are not sent until fixed.
-    skip: (req) => yamlBody(req) && (req.tags.includes('many-keys') || req.tags.includes('long-array')),
-  },
-  {
-    finding: 'bounded-bodies: JSON bodies with many keys or deep nesting stall the loop (duplicateFields scan)',
-    matches: (req, f) => f.kind === 'stall' && (req.tags.includes('many-keys') || req.tags.includes('deep-nesting')),
-  },
-  {
-    finding: 'bounded-bodies: JSON bodies that do not parse (truncated, control characters, not UTF-8) answer 500 (duplicateFields JSON.parse)',
-    matches: (req, f) => f.kind === '5xx' && f.detail.startsWith('500') && /json/.test(req.headers['content-type'] ?? '') && req.body !== undefined && !isJson(req.body),
-  },
-  {
-    finding: "paths-protocol: Fastify's protocol errors are not Status ({\"error\":…,\"statusCode\":400|431})",
-    matches: (req, f) => f.kind === 'not-a-status' && f.detail.includes('"statusCode":'),
-  },
-  {
-    finding: "paths-protocol: Fastify's protocol errors (431, or 400 for a raw non-ASCII path) answer a HEAD with a body, which breaks the connection",
-    matches: (req, f) => f.kind === 'no-answer' && f.detail.startsWith('Parse Error') && req.method === 'HEAD',
-  },
-  {
-    finding: 'bounded-bodies: ?limit=99999999999999999999 on SQLite answers 503 (SQLITE_MISMATCH)',
-    matches: (req, f) => f.kind === '5xx' && f.detail.startsWith('503') && /[?&]limit=\d{16,}(&|$)/.test(req.path),
-  },
-  {
-    finding: 'new, for paths-protocol: HEAD …?watch=true streams a watch into a HEAD answer; the next request on that kept-alive connection never gets its answer',
-    matches: (req, f) => f.kind === 'no-answer' && f.detail.startsWith('no answer within') && f.detail.includes('after HEAD watch'),
-  },
-  {
-    finding: 'new, for paths-protocol: PUT/POST/DELETE/PATCH on the legacy /watch/ prefix start a watch (empty 200) instead of 405',
-    matches: (req, f) => f.kind === 'bad-body' && f.detail.includes('empty') && req.method !== 'GET' && /\/watch\//.test(req.path),
-  },
-];
+const KNOWN_OPEN: KnownOpen[] = [];
 
 interface KnownOpen {
   finding: string;

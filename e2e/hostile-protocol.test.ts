@@ -164,6 +164,22 @@ describe.each(backendCases())('hostile protocol on the $backend backend', ({ bac
       expect(badName).toMatchObject({ status: 400, body: '' });
     });
 
+    it('serves watches to GET only: other methods on /watch/ and a HEAD watch are 405, answered at once', async () => {
+      for (const [method, path] of [
+        ['PUT', `/api/v1/watch/namespaces/${ns}/configmaps`],
+        ['POST', `/api/v1/watch/namespaces/${ns}/configmaps`],
+        ['DELETE', `/api/v1/watch/namespaces/${ns}/configmaps/x`],
+        ['HEAD', `/api/v1/namespaces/${ns}/configmaps?watch=true`],
+      ] as const) {
+        const raw = await rawExchange(cluster, rawRequest(method, path, { ...auth(), 'content-type': 'application/json' }, method === 'HEAD' || method === 'DELETE' ? '' : '{}'));
+        expect(raw.closed).toBe(true);
+        const answer = parse(raw.text);
+        expect({ method, status: answer.status }).toEqual({ method, status: 405 });
+        if (method === 'HEAD') expect(answer.body).toBe('');
+        else expect(JSON.parse(answer.body)).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
+      }
+    });
+
     it('serves headers up to 1 MiB, such as long selectors (Node alone refuses 16 KiB)', async () => {
       const selector = Array.from({ length: 4000 }, (_, i) => `key-${i}=value-${i}`).join(',');
       expect(selector.length).toBeGreaterThan(64 * 1024);

@@ -20,7 +20,9 @@ export interface YamlRequest {
 
 export interface YamlReply {
   id: number;
-  decoded?: DecodedYaml;
+  /** The decoded value as JSON text, and the duplicate keys found. */
+  json?: string;
+  duplicateFields?: string[];
   /** `bad`: the body does not decode (the client's error); otherwise a failure of ours. */
   error?: { bad: boolean; message: string };
 }
@@ -47,7 +49,7 @@ function startThread(): DecoderThread {
     const waiting = started.pending.get(reply.id);
     started.pending.delete(reply.id);
     if (!waiting) return;
-    if (reply.decoded) waiting.resolve(reply.decoded);
+    if (reply.json !== undefined) waiting.resolve({ value: JSON.parse(reply.json) as unknown, duplicateFields: reply.duplicateFields ?? [] });
     else if (reply.error?.bad) waiting.reject(new YamlDecodeError(reply.error.message));
     else waiting.reject(new Error(`YAML decoding failed: ${reply.error?.message ?? 'no reply'}`));
   });

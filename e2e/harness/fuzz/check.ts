@@ -12,6 +12,7 @@ import { parseAllDocuments } from 'yaml';
 import { decodeObject, decodeWatchFrames } from '../../../api/protobuf/codec.js';
 import { PROTOBUF, type FuzzRequest } from './requests.js';
 import type { FuzzResponse, NoAnswer } from './send.js';
+import { BODY_LIMIT } from '../../../src/server/app.js';
 
 export interface Failure {
   /** The failure class: `5xx`, `no-answer`, `not-a-status`, `bad-body`. */
@@ -110,7 +111,12 @@ function bodyProblem(req: FuzzRequest, res: FuzzResponse): string | undefined {
 }
 
 export function checkAnswer(req: FuzzRequest, res: FuzzResponse | NoAnswer): Failure | undefined {
-  if ('error' in res) return { kind: 'no-answer', detail: res.error };
+  if ('error' in res) {
+    // A body over the limit is refused (413) once its headers arrive and the connection closed,
+    // so a client still writing it may see its write fail instead of the answer.
+    if ((req.body?.length ?? 0) > BODY_LIMIT && /EPIPE|ECONNRESET|aborted|socket hang up/.test(res.error)) return undefined;
+    return { kind: 'no-answer', detail: res.error };
+  }
   if (res.status >= 500) return { kind: '5xx', detail: `${res.status} ${res.body.subarray(0, 300).toString('utf8')}` };
   if (req.method === 'HEAD' || res.status === 304) return undefined;
   if (res.status < 200 || res.status >= 300) {

@@ -12,6 +12,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
 export interface LoopSample {
   /** Date.now() at the end of the interval. */
@@ -25,7 +26,8 @@ const INTERVAL_MS = 250;
 const TICK_MS = 10;
 const file = process.env.KUBE_SPACES_LOOP_PROBE;
 
-if (file) {
+// Worker threads load `--import` modules too; only the main thread's loop serves requests.
+if (file && isMainThread) {
   const histogram = monitorEventLoopDelay({ resolution: TICK_MS });
   histogram.enable();
   let busyMs = 0;

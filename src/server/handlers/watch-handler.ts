@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiWatchEvent } from '../../../api/registry/watch.js';
 import { toTable } from '../../../api/registry/table.js';
 import type { HandlerDeps } from '../api-routes.js';
+import { ApiError } from '../status.js';
 import { encodeWatchEvent, negotiateFormat, watchContentType, watchFormat } from '../negotiate.js';
 import { boolParam, fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, type Query } from './query.js';
 import type { ResourceRequest } from './resolve-resource.js';
@@ -22,6 +23,11 @@ export type WatchStreams = Set<{ close(): void }>;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  // The legacy `/watch/` prefix names the verb whatever the method, as in kube-apiserver, whose
+  // watch routes answer GET only; a HEAD could carry no stream (and would hold its connection).
+  if (request.method !== 'GET') {
+    throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', { causes: [{ reason: 'UnexpectedServerResponse', message: '405: Method Not Allowed' }] });
+  }
   const query = request.query as Query;
   const format = negotiateFormat(request.headers.accept, true);
   let fieldMatch = fieldSelectorParam(query, req.def);
