@@ -9,6 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { decodeObject, encodeObject, encodeWatchFrame, hasProtobufForm, PROTOBUF_MEDIA_TYPE, typeMetaOf, type TypedObject, type TypeMeta } from '../../api/protobuf/codec.js';
+import { inGoFieldOrder } from '../../api/protobuf/go-field-order.js';
 import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
 import { encodeJson, requestWantsPretty } from './json-body.js';
 import { ApiError, type Status } from './status.js';
@@ -97,7 +98,7 @@ export function sendFormatted(reply: FastifyReply, code: number, format: Respons
   const chosen = formatFor(format, typeMetaOf(body));
   if (chosen === 'protobuf') return reply.type(PROTOBUF_MEDIA_TYPE).send(encodeObject(body as TypedObject));
   if (chosen.kind === 'yaml') return reply.type('application/yaml').send(toYaml(body));
-  return reply.type('application/json').send(encodeJson(body, { pretty: prettyFor(reply.request, chosen) }));
+  return reply.type('application/json').send(encodeJson(inGoFieldOrder(body), { pretty: prettyFor(reply.request, chosen) }));
 }
 
 /**
@@ -152,7 +153,7 @@ export function encodeWatchEvent(format: BodyFormat, event: { type: string; obje
 
 function encodeWatchEventOnce(format: BodyFormat, event: { type: string; object: unknown }): string | Buffer {
   // Watch lines are never indented, as kube-apiserver's stream serializer.
-  if (format !== 'protobuf') return encodeJson(event);
+  if (format !== 'protobuf') return encodeJson({ type: event.type, object: inGoFieldOrder(event.object) });
   if (!typeMetaOf(event.object)) throw new Error(`a ${event.type} watch event object has no kind and apiVersion`);
   return encodeWatchFrame({ type: event.type, object: event.object as TypedObject });
 }
