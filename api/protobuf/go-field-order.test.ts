@@ -17,14 +17,14 @@ describe('inGoFieldOrder', () => {
     );
   });
 
-  it('leaves out what Go omits: zero plain scalars, empty maps, nulls; keeps zero optionals and lists as given', () => {
+  it('leaves out what Go omits: zero or null plain scalars, empty maps; keeps zero optionals, lists and null structs as given', () => {
     const pod = {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'p', generateName: '', annotations: {}, finalizers: [] },
+      metadata: { name: 'p', generateName: '', annotations: {}, finalizers: [], creationTimestamp: null },
       spec: { hostNetwork: false, priority: 0, nodeName: null, containers: [{ name: 'c', image: 'i', stdin: false }] },
     };
-    expect(text(pod)).toBe('{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","finalizers":[]},"spec":{"containers":[{"name":"c","image":"i"}],"priority":0}}');
+    expect(text(pod)).toBe('{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","creationTimestamp":null,"finalizers":[]},"spec":{"containers":[{"name":"c","image":"i"}],"priority":0}}');
   });
 
   it('flattens inline structs in place and keeps undeclared keys after the declared ones', () => {

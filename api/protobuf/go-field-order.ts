@@ -5,8 +5,9 @@
  * order. Our `.proto` files declare every message's fields in Go's struct order and mark what Go
  * omits (see `json-mapping.ts`), so one walk over the message types does it for every kind:
  * - `kind` and `apiVersion` (Go's inline TypeMeta) come first;
- * - a plain proto3 scalar that is zero, an empty map or a null is left out (Go's omitempty);
- *   lists are kept as they are, since proto cannot tell which of them Go omits when empty;
+ * - a plain proto3 scalar that is zero or null, and an empty or null map, are left out (Go's
+ *   omitempty); lists and null structs are kept as they are, since proto cannot tell which of
+ *   them Go omits;
  * - keys the type does not declare are kept, after the declared ones, in their own order;
  * - items of a typed list carry no `kind` or `apiVersion`, as Go leaves their TypeMeta empty;
  * - well-known types (times, quantities, FieldsV1, raw extensions) are kept as they are.
@@ -86,7 +87,13 @@ function orderInto(type: protobuf.Type, json: JsonObject, out: JsonObject, witho
   // present by their declared position. The whole walk costs about three times JSON.stringify.
   for (const field of plan.fields) {
     const value = json[field.key];
-    if (value === null || value === undefined) continue;
+    if (value === undefined) continue;
+    if (value === null) {
+      // Go drops a null scalar or map (its zero, omitted); a null struct or list it may well write
+      // (the template's `"creationTimestamp":null`), which proto cannot tell, so it is kept.
+      if (field.form === 'message' || field.form === 'list') out[field.key] = null;
+      continue;
+    }
     const fieldType = field.type;
     switch (field.form) {
       case 'map':
