@@ -111,40 +111,9 @@ function clientErrorCode(err: unknown): number | null {
   return typeof code === 'number' && code >= 400 && code < 500 ? code : null;
 }
 
-/**
- * Fields are set in `metav1.Status`'s order (details before code) and empty detail fields are
- * left out, as Go's omitempty does: clients compare error bodies byte for byte.
- */
+/** Built in `metav1.Status` order, details before code (the JSON encoder also drops Go's empty fields). */
 function status(code: number, reason: StatusReason, message: string, details?: StatusDetails): Status {
-  const body = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason } as Status;
-  if (details) body.details = goStatusDetails(details);
-  body.code = code;
-  return body;
-}
-
-/** The Status a DELETE answers with when the object is gone (kube-apiserver's `StatusSuccess`). */
-export function successStatus(details: StatusDetails): Pick<Status, 'kind' | 'apiVersion' | 'metadata' | 'details'> & { status: 'Success' } {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: goStatusDetails(details) };
-}
-
-/** `StatusDetails` in Go's field order, without the empty fields Go omits. */
-function goStatusDetails(d: StatusDetails): StatusDetails {
-  const out: StatusDetails = {};
-  if (d.name) out.name = d.name;
-  if (d.group) out.group = d.group;
-  if (d.kind) out.kind = d.kind;
-  if (d.uid) out.uid = d.uid;
-  if (d.causes?.length) out.causes = d.causes.map(goStatusCause);
-  if (d.retryAfterSeconds) out.retryAfterSeconds = d.retryAfterSeconds;
-  return out;
-}
-
-function goStatusCause(c: StatusCause): StatusCause {
-  const out: StatusCause = {};
-  if (c.reason) out.reason = c.reason;
-  if (c.message) out.message = c.message;
-  if (c.field) out.field = c.field;
-  return out;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code };
 }
 
 /** Sends a Status in the format the request negotiated (`sendStatus` in negotiate.ts). */

@@ -10,7 +10,7 @@ import { SERVICE_ACCOUNT_ISSUER } from '../../../authz/service-account-token.js'
 import { scaleSchema } from '../../../api/schema/autoscaling-types.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
-import { ApiError, successStatus } from '../status.js';
+import { ApiError } from '../status.js';
 import { applyConfiguration, applyConflictError, fieldManagerName, FieldSet, fieldsOutside, statusResetFields } from '../../../api/apply/index.js';
 import type { JsonObject, JsonValue } from '../../../api/apply/json-value.js';
 import { boolParam, dryRunParam, fieldSelectorParam, fieldValidationParam, intParam, labelSelectorParam, param, type Query } from './query.js';
@@ -221,7 +221,13 @@ export async function handleDelete(deps: HandlerDeps, req: ResourceRequest, requ
   // As kube-apiserver: 202 only for a cascading delete asked for the legacy way and still pending.
   if (!deleted) return sendFormatted(reply, opts.orphanDependents === false ? 202 : 200, format, object);
   if (req.def.returnDeletedObject) return sendFormatted(reply, 200, format, object);
-  return sendFormatted(reply, 200, format, successStatus({ name: object.metadata.name, group: req.def.group, kind: req.def.resource, uid: object.metadata.uid }));
+  return sendFormatted(reply, 200, format, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: object.metadata.name, group: req.def.group, kind: req.def.resource, uid: object.metadata.uid },
+  });
 }
 
 export async function handleDeleteCollection(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
