@@ -1,8 +1,8 @@
 /**
  * A second real client: Debian's python3-kubernetes (22.6.0) loads the admin kubeconfig (server,
  * CA, token) and creates, lists, watches (`watch.Watch().stream`, live) and deletes a configmap
- * through its typed CoreV1Api, on both backends. The script is `fixtures/python_configmap.py`; it
- * prints what it saw as JSON.
+ * through its typed CoreV1Api, on both backends (`fixtures/python_configmap.py`), and sends
+ * quantities as JSON numbers (`fixtures/python_quantity.py`). Each script prints what it saw as JSON.
  */
 import { spawnSync, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 
-const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/python_configmap.py');
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
 /**
  * A python3 that can `import kubernetes`: $PYTHON3, the one on the PATH, or Debian's own (a
@@ -36,11 +36,11 @@ interface ScriptResult {
   afterDelete: { status: number; reason?: string; kind?: string };
 }
 
-/** Runs the script, killed after `timeoutMs` (its watch is bounded too, by timeoutSeconds). */
-function runScript(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs a fixture script, killed after `timeoutMs` (its watch is bounded too, by timeoutSeconds). */
+function runScript(script: string, args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // HOME and PATH only: no proxy or kubeconfig settings of the machine leak in.
-    const child = spawn(python!, [SCRIPT, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(python!, [join(FIXTURES, script), ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -68,7 +68,7 @@ describe.each(backendCases(python !== undefined))('python3-kubernetes on the $ba
       const other = await cluster.newNamespace('python-other');
       await cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'elsewhere', namespace: other, labels: { e2e: 'python' } } });
 
-      const run = await runScript([cluster.server.adminKubeconfig, ns, 'from-python']);
+      const run = await runScript('python_configmap.py', [cluster.server.adminKubeconfig, ns, 'from-python']);
       expect(run.code, run.stderr).toBe(0);
       const result = JSON.parse(run.stdout) as ScriptResult;
 
@@ -83,6 +83,18 @@ describe.each(backendCases(python !== undefined))('python3-kubernetes on the $ba
       // The client parsed the 404 body as a Status.
       expect(result.afterDelete).toEqual({ status: 404, reason: 'NotFound', kind: 'Status' });
       expect(await cluster.read(`/api/v1/namespaces/${ns}/configmaps/from-python`)).toBeNull();
+    });
+
+    it('sends quantities as JSON numbers, read back canonical; an error body is kube-apiserver’s bytes', async () => {
+      const ns = await cluster.newNamespace('python-quantity');
+      const run = await runScript('python_quantity.py', [cluster.server.adminKubeconfig, ns]);
+      expect(run.code, run.stderr).toBe(0);
+      const result = JSON.parse(run.stdout) as { limits: Record<string, string>; missing: { status: number; body: string } };
+      expect(result.limits).toEqual({ cpu: '500m', memory: '1500m' });
+      expect(result.missing).toEqual({
+        status: 404,
+        body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods \\"absent\\" not found","reason":"NotFound","details":{"name":"absent","kind":"pods"},"code":404}\n',
+      });
     });
   });
 });

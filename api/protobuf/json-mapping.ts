@@ -25,31 +25,31 @@ export type { ProtoMessage } from './well-known-types.js';
 
 export type JsonObject = Record<string, unknown>;
 
-function isInline(field: protobuf.Field): boolean {
+export function isInline(field: protobuf.Field): boolean {
   return field.options?.['(kubespaces.inline)'] === true;
 }
 
-function isListValue(type: protobuf.Type): boolean {
+export function isListValue(type: protobuf.Type): boolean {
   return type.options?.['(kubespaces.list_value)'] === true;
 }
 
-function jsonName(field: protobuf.Field): string {
+export function jsonName(field: protobuf.Field): string {
   const name: unknown = field.options?.['json_name'];
   return typeof name === 'string' ? name : field.name;
 }
 
 /** Whether a scalar keeps its zero value in JSON (proto3 `optional`: explicit presence). */
-function keepsZero(field: protobuf.Field): boolean {
+export function keepsZero(field: protobuf.Field): boolean {
   return field.options?.['proto3_optional'] === true;
 }
 
-function isZero(value: unknown): boolean {
+export function isZero(value: unknown): boolean {
   if (value === '' || value === 0 || value === false) return true;
   if (value instanceof Uint8Array) return value.length === 0;
   return typeof value === 'object' && value !== null && protoNumber(value) === 0;
 }
 
-function messageType(field: protobuf.Field): protobuf.Type | undefined {
+export function messageType(field: protobuf.Field): protobuf.Type | undefined {
   return field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
 }
 

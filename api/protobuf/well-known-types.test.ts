@@ -120,6 +120,7 @@ describe('resource.Quantity', () => {
     expect(quantity.fromJson('1Gi', 'x')).toEqual({ string: '1Gi' });
     // YAML may give a bare number.
     expect(quantity.fromJson(2, 'x')).toEqual({ string: '2' });
+    expect(quantity.fromJson(0.5, 'x')).toEqual({ string: '500m' });
   });
 });
 

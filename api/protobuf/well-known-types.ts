@@ -9,6 +9,7 @@
  *   // → '2023-11-14T22:13:20Z'
  */
 import { ProtobufError } from './protobuf-error.js';
+import { canonicalQuantity } from '../validation/quantity.js';
 
 /** A message as protobufjs decodes it (fields set on the wire are own properties), or one to encode. */
 export type ProtoMessage = Record<string, unknown>;
@@ -192,7 +193,8 @@ export const wellKnownTypes: ReadonlyMap<string, WellKnownType> = new Map<string
       toJson: (message) => (Object.hasOwn(message, 'string') ? String(message['string']) : '0'),
       fromJson: (value, path) => {
         if (typeof value === 'string') return { string: value };
-        if (typeof value === 'number') return { string: String(value) };
+        // A number is a quantity too (`cpu: 0.5`); Go writes it canonical ("500m").
+        if (typeof value === 'number') return { string: String(canonicalQuantity(value)) };
         throw typeError('a quantity', value, path);
       },
     },

@@ -6,7 +6,7 @@
 import { isStorageError } from '../../storage/errors.js';
 import type { StoreWatch, WatchEvent as StoreEvent } from '../../storage/store.js';
 import type { Store } from '../../storage/store.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError, statusFromError } from '../../src/server/status.js';
 import { badRequest, expired } from './api-errors.js';
 import type { CollectionScope, GenericStore, ListQuery } from './generic-store.js';
 import type { KubeObject } from './object.js';
@@ -47,9 +47,7 @@ export function bookmark(def: ResourceDefinition, revision: number, annotations?
 
 /** The Status an ERROR event carries, built like every other Status. */
 export function errorEvent(err: ApiError): ApiWatchEvent {
-  const status: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: err.reason, code: err.code };
-  if (err.details) status.details = err.details;
-  return { type: 'ERROR', object: status as unknown as KubeObject };
+  return { type: 'ERROR', object: statusFromError(err) as unknown as KubeObject };
 }
 
 /** Refuses a watch request that is wrong whatever serves it (400/422, before anything is sent). */

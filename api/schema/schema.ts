@@ -15,7 +15,15 @@ export interface GroupVersionKind {
   kind: string;
 }
 
+/**
+ * Marks a `resource.Quantity` schema. Kubernetes publishes Quantity like an int-or-string, but its
+ * decoder takes any JSON number (`cpu: 0.5`), which an IntOrString refuses; the mark is a symbol so
+ * it stays out of the published documents yet survives the copies the builders make.
+ */
+export const QUANTITY: unique symbol = Symbol('resource.Quantity');
+
 export interface Schema {
+  [QUANTITY]?: true;
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
   format?: string;
   description?: string;
@@ -120,7 +128,7 @@ export function intOrString(description: string): Schema {
 
 /** A resource quantity such as `100m` or `1Gi`, accepted as a string or a number. */
 export function quantity(description: string): Schema {
-  return { description, 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };
+  return { description, 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], [QUANTITY]: true };
 }
 
 /** Base64 bytes, as Secret data is carried in JSON. */

@@ -106,7 +106,8 @@ describe('watch streams', () => {
     const first = encodeWatchEvent(protobuf, { type: 'ADDED', object: shared });
     expect(encodeWatchEvent(protobuf, { type: 'ADDED', object: shared })).toBe(first);
     expect(decodeWatchFrames(encodeWatchEvent(protobuf, { type: 'MODIFIED', object: shared }) as Buffer)).toEqual([{ type: 'MODIFIED', object: { ...shared, metadata: { ...shared.metadata } } }]);
-    expect(encodeWatchEvent({ kind: 'json' }, { type: 'ADDED', object: shared })).toBe(`${JSON.stringify({ type: 'ADDED', object: shared })}\n`);
+    // In Go's field order: TypeMeta's kind before apiVersion.
+    expect(encodeWatchEvent({ kind: 'json' }, { type: 'ADDED', object: shared })).toBe('{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","resourceVersion":"7"}}}\n');
     const changing = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } };
     encodeWatchEvent({ kind: 'json' }, { type: 'ADDED', object: changing });
     changing.metadata.name = 'b';

@@ -10,11 +10,14 @@ import { stringify as toYaml } from 'yaml';
 import { scanJson } from '../../api/schema/json-syntax.js';
 import { YamlDecodeError } from '../../api/schema/yaml-body.js';
 import { decodeObject, encodeObject, encodeWatchFrame, hasProtobufForm, PROTOBUF_MEDIA_TYPE, typeMetaOf, type TypedObject, type TypeMeta } from '../../api/protobuf/codec.js';
+import { inGoFieldOrder } from '../../api/protobuf/go-field-order.js';
 import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
+import { encodeJson, requestWantsPretty } from './json-body.js';
 import { ApiError, type Status } from './status.js';
 import { decodeYamlBody } from './yaml-decoder.js';
 
-export type TextFormat = { kind: 'json' } | { kind: 'yaml' } | { kind: 'table'; version: 'v1' | 'v1beta1' };
+/** `pretty`: the Accept range asked for indented JSON (`application/json;pretty=1`). */
+export type TextFormat = { kind: 'json'; pretty?: true } | { kind: 'yaml' } | { kind: 'table'; version: 'v1' | 'v1beta1'; pretty?: true };
 
 /** Protobuf carries its fallback: the client's next choice, for kinds without a protobuf form. */
 export type ResponseFormat = TextFormat | { kind: 'protobuf'; otherwise: TextFormat };
@@ -46,12 +49,14 @@ function formatOf(range: MediaRange, tableAllowed: boolean): BodyFormat | undefi
   if (range.params['as'] === 'Table') {
     // Tables are served as JSON only; a protobuf Table range falls through to the next choice.
     if (!tableAllowed || range.type !== 'application/json' || range.params['g'] !== 'meta.k8s.io') return undefined;
-    return range.params['v'] === 'v1' || range.params['v'] === 'v1beta1' ? { kind: 'table', version: range.params['v'] } : undefined;
+    const version = range.params['v'];
+    if (version !== 'v1' && version !== 'v1beta1') return undefined;
+    return range.params['pretty'] === '1' ? { kind: 'table', version, pretty: true } : { kind: 'table', version };
   }
   if (range.params['as'] !== undefined) return undefined;
   if (range.type === PROTOBUF_MEDIA_TYPE) return 'protobuf';
   if (range.type === 'application/yaml') return { kind: 'yaml' };
-  if (range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*') return JSON_FORMAT;
+  if (range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*') return range.params['pretty'] === '1' ? { kind: 'json', pretty: true } : JSON_FORMAT;
   return undefined;
 }
 
@@ -78,13 +83,24 @@ function formatFor(format: ResponseFormat, type: TypeMeta | undefined): BodyForm
   return type && hasProtobufForm(type) ? 'protobuf' : format.otherwise;
 }
 
-/** Sends a body in the negotiated format (Table conversion happens before, in the handler). */
+/**
+ * Whether kube-apiserver would indent a JSON answer to this request: `pretty=1` in the Accept
+ * range, else the `pretty` query parameter, else a curl, wget or browser User-Agent.
+ */
+function prettyFor(request: FastifyRequest, format: TextFormat): boolean {
+  return (format.kind !== 'yaml' && format.pretty === true) || requestWantsPretty(request);
+}
+
+/**
+ * Sends a body in the negotiated format (Table conversion happens before, in the handler). JSON
+ * (objects, lists, Tables, Status) goes out with Go's bytes, indented for curl-like clients.
+ */
 export function sendFormatted(reply: FastifyReply, code: number, format: ResponseFormat, body: unknown): FastifyReply {
   reply.code(code);
   const chosen = formatFor(format, typeMetaOf(body));
   if (chosen === 'protobuf') return reply.type(PROTOBUF_MEDIA_TYPE).send(encodeObject(body as TypedObject));
   if (chosen.kind === 'yaml') return reply.type('application/yaml').send(toYaml(body));
-  return reply.type('application/json').send(JSON.stringify(body));
+  return reply.type('application/json').send(encodeJson(inGoFieldOrder(body), { pretty: prettyFor(reply.request, chosen) }));
 }
 
 /**
@@ -98,7 +114,7 @@ export function sendStatus(request: FastifyRequest, reply: FastifyReply, body: S
   } catch {
     // An unacceptable Accept header is itself answered, in JSON.
   }
-  return sendFormatted(reply, body.code, format.kind === 'protobuf' ? format : JSON_FORMAT, body);
+  return sendFormatted(reply, body.code, format.kind === 'protobuf' || format.kind === 'json' ? format : JSON_FORMAT, body);
 }
 
 /** The format a watch of `type` streams in (protobuf only for kinds with a protobuf form). */
@@ -138,7 +154,8 @@ export function encodeWatchEvent(format: BodyFormat, event: { type: string; obje
 }
 
 function encodeWatchEventOnce(format: BodyFormat, event: { type: string; object: unknown }): string | Buffer {
-  if (format !== 'protobuf') return JSON.stringify(event) + '\n';
+  // Watch lines are never indented, as kube-apiserver's stream serializer.
+  if (format !== 'protobuf') return encodeJson({ type: event.type, object: inGoFieldOrder(event.object) });
   if (!typeMetaOf(event.object)) throw new Error(`a ${event.type} watch event object has no kind and apiVersion`);
   return encodeWatchFrame({ type: event.type, object: event.object as TypedObject });
 }

@@ -111,10 +111,9 @@ function clientErrorCode(err: unknown): number | null {
   return typeof code === 'number' && code >= 400 && code < 500 ? code : null;
 }
 
+/** Built in `metav1.Status` order, details before code (the JSON encoder also drops Go's empty fields). */
 function status(code: number, reason: StatusReason, message: string, details?: StatusDetails): Status {
-  const body: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
-  if (details) body.details = details;
-  return body;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code };
 }
 
 /** The Status for an HTTP protocol error answered before any request exists (see connections.ts). */

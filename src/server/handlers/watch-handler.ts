@@ -9,6 +9,7 @@ import type { ApiWatchEvent } from '../../../api/registry/watch.js';
 import { toTable } from '../../../api/registry/table.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { ApiError } from '../status.js';
+import { encodeJson } from '../json-body.js';
 import { encodeWatchEvent, negotiateFormat, watchContentType, watchFormat } from '../negotiate.js';
 import { boolParam, fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, type Query } from './query.js';
 import type { ResourceRequest } from './resolve-resource.js';
@@ -44,7 +45,7 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   const encode = (event: ApiWatchEvent): string | Buffer => {
     if (format.kind !== 'table' || event.type === 'ERROR' || event.type === 'BOOKMARK') return encodeWatchEvent(streamFormat, event);
     const table = toTable(req.def, [event.object], { includeObject, acrossSpaces: req.acrossSpaces, metadata: { resourceVersion: event.object.metadata.resourceVersion } });
-    return JSON.stringify({ type: event.type, object: format.version === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table }) + '\n';
+    return encodeJson({ type: event.type, object: format.version === 'v1beta1' ? { ...table, apiVersion: 'meta.k8s.io/v1beta1' } : table });
   };
 
   const raw = reply.raw;

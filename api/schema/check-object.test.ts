@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { coreKinds } from '../kinds/core/index.js';
+import { canonicalizeQuantities, checkObject } from './check-object.js';
+
+const kind = (resource: string) => coreKinds.find((def) => def.resource === resource)!.schema;
+const pod = (container: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', ...container }] } });
+const rc = (container: Record<string, unknown>) => ({
+  apiVersion: 'v1',
+  kind: 'ReplicationController',
+  metadata: { name: 'rc' },
+  spec: { template: { spec: { containers: [{ name: 'c', image: 'i', ...container }] } } },
+});
+const QUANTITY_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+describe('checkObject: Quantity and IntOrString as Go decodes them', () => {
+  it.each([
+    ['a fractional cpu limit', 'pods', pod({ resources: { limits: { cpu: 0.5 } } })],
+    ['an integer memory request', 'pods', pod({ resources: { requests: { memory: 1024 } } })],
+    ['a fractional cpu limit in a ReplicationController', 'replicationcontrollers', rc({ resources: { limits: { cpu: 1.5 } } })],
+    ['an emptyDir size limit as a number', 'pods', { ...pod({}), spec: { containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'v', emptyDir: { sizeLimit: 1e9 } }] } }],
+    ['a quantity as a string', 'pods', pod({ resources: { limits: { cpu: '500m' } } })],
+    ['a named port', 'pods', pod({ livenessProbe: { tcpSocket: { port: 'http' } } })],
+    ['an integer port', 'pods', pod({ livenessProbe: { tcpSocket: { port: 8080 } } })],
+  ])('accepts %s', (_name, resource, object) => {
+    expect(checkObject(object, kind(resource)).typeError).toBeUndefined();
+  });
+
+  it.each([
+    ['a boolean quantity', 'pods', pod({ resources: { limits: { cpu: true } } }), QUANTITY_ERROR],
+    ['an object for a quantity', 'pods', pod({ resources: { limits: { cpu: { a: 1 } } } }), QUANTITY_ERROR],
+    ['a fractional IntOrString', 'pods', pod({ livenessProbe: { tcpSocket: { port: 1.5 } } }), 'json: cannot unmarshal number 1.5 into Go struct field spec.containers[0].livenessProbe.tcpSocket.port of type int32'],
+    ['an IntOrString beyond int32', 'pods', pod({ livenessProbe: { tcpSocket: { port: 2 ** 31 } } }), 'json: cannot unmarshal number 2147483648 into Go struct field spec.containers[0].livenessProbe.tcpSocket.port of type int32'],
+    ['a boolean IntOrString', 'pods', pod({ livenessProbe: { tcpSocket: { port: true } } }), 'json: cannot unmarshal bool into Go struct field spec.containers[0].livenessProbe.tcpSocket.port of type int32'],
+    ['a fractional int32', 'pods', pod({ ports: [{ containerPort: 80.5 }] }), 'json: cannot unmarshal number 80.5 into Go struct field spec.containers[0].ports[0].containerPort of type int32'],
+    ['a string for an int32', 'pods', pod({ ports: [{ containerPort: '80' }] }), 'json: cannot unmarshal string into Go struct field spec.containers[0].ports[0].containerPort of type int32'],
+  ])('refuses %s with Go’s wording', (_name, resource, object, message) => {
+    expect(checkObject(object, kind(resource)).typeError).toBe(message);
+  });
+});
+
+describe('canonicalizeQuantities', () => {
+  it('writes every Quantity of a Pod in its canonical form, wherever it sits', () => {
+    const object = {
+      ...pod({ resources: { limits: { cpu: 0.5, memory: '1024Mi' }, requests: { cpu: 1 } }, env: [{ name: 'E', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: 0.001 } } }] }),
+    };
+    (object.spec as Record<string, unknown>).volumes = [{ name: 'v', emptyDir: { sizeLimit: 1.5e9 } }];
+    const check = checkObject(object, kind('pods'));
+    canonicalizeQuantities(check);
+    expect(object.spec.containers[0]).toMatchObject({ resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '1' } }, env: [{ valueFrom: { resourceFieldRef: { divisor: '1m' } } }] });
+    expect((object.spec as Record<string, unknown>).volumes).toEqual([{ name: 'v', emptyDir: { sizeLimit: '1500M' } }]);
+  });
+
+  it('leaves a malformed quantity for validation to refuse', () => {
+    const object = pod({ resources: { limits: { cpu: 'lots' } } });
+    canonicalizeQuantities(checkObject(object, kind('pods')));
+    expect(object.spec.containers[0]).toMatchObject({ resources: { limits: { cpu: 'lots' } } });
+  });
+});

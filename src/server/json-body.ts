@@ -1,0 +1,68 @@
+/**
+ * JSON bodies with the bytes kube-apiserver writes. Go's `encoding/json` differs from
+ * `JSON.stringify` in a few ways that clients comparing bodies byte for byte notice:
+ * - `<`, `>` and `&` are escaped as `\u003c`, `\u003e`, `\u0026` (HTML-safe), and U+2028 and
+ *   U+2029 as `\u2028`, `\u2029`;
+ * - a lone UTF-16 surrogate cannot exist in a Go string (its decoder turns `"\ud800"` into
+ *   U+FFFD), so it is written as U+FFFD, where `JSON.stringify` writes `\ud800`;
+ * - `json.Encoder` ends every body with `\n` (objects, lists, Status, each watch event);
+ *   the pretty serializer (`json.MarshalIndent` with two spaces) and `/version` do not.
+ * Field order is the caller's: objects keep the order they were built in.
+ *
+ * @example
+ *   encodeJson({ message: 'a<b' })        // '{"message":"a\\u003cb"}\n'
+ *   encodeJson({ a: [] }, { pretty: true }) // '{\n  "a": []\n}'
+ */
+import type { FastifyRequest } from 'fastify';
+
+/** Characters that can only occur inside JSON strings, so replacing them anywhere in the text is safe. */
+const GO_ESCAPED = /[<>&\u2028\u2029]/g;
+const GO_ESCAPES: Readonly<Record<string, string>> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/** `JSON.stringify`'s escape of a lone surrogate, preceded by an even run of backslashes (so not an escaped `\`). */
+const LONE_SURROGATE = /(?<=(?:^|[^\\])(?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
+/** Go's escaping applied to the output of `JSON.stringify`. */
+export function goEscape(text: string): string {
+  // Measured on a 1.4 KiB Pod: a replace that finds nothing costs what a separate test would
+  // (about a fifth of JSON.stringify), so there is no faster path to take first.
+  let out = text.replace(GO_ESCAPED, (c) => GO_ESCAPES[c]!);
+  if (out.includes('\\ud')) out = out.replace(LONE_SURROGATE, '\ufffd');
+  return out;
+}
+
+export interface JsonBodyOptions {
+  /** Indented by two spaces and without the trailing newline, as kube-apiserver's pretty serializer. */
+  pretty?: boolean;
+}
+
+/** A JSON body as kube-apiserver's JSON serializer writes it. */
+export function encodeJson(value: unknown, options: JsonBodyOptions = {}): string {
+  if (options.pretty) return goEscape(JSON.stringify(value, null, 2));
+  return goEscape(JSON.stringify(value)) + '\n';
+}
+
+/** `wantsPretty` for a request: its first `pretty` query value and its User-Agent. */
+export function requestWantsPretty(request: FastifyRequest): boolean {
+  const param = (request.query as Record<string, string | string[] | undefined> | undefined)?.['pretty'];
+  return wantsPretty(Array.isArray(param) ? param[0] : param, request.headers['user-agent']);
+}
+
+/**
+ * Whether kube-apiserver would indent this response: `?pretty=` parsed as a Go bool when given
+ * (anything unparsable is false), else a browser's or curl's or wget's User-Agent.
+ */
+export function wantsPretty(prettyParam: string | undefined, userAgent: string | undefined): boolean {
+  if (prettyParam !== undefined && prettyParam !== '') return GO_TRUE.has(prettyParam);
+  const ua = userAgent ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
+}
+
+/** The spellings `strconv.ParseBool` reads as true. */
+const GO_TRUE = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
