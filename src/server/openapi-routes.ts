@@ -16,7 +16,8 @@ export interface OpenApiRoutesOptions {
 }
 
 interface CachedDocument {
-  body: string;
+  /** Bytes, so the Content-Type goes out as given (a string body would gain `; charset=utf-8`). */
+  body: Buffer;
   hash: string;
 }
 
@@ -26,7 +27,7 @@ function jsonText(doc: unknown): string {
 }
 
 function cached(doc: unknown): CachedDocument {
-  const body = jsonText(doc);
+  const body = Buffer.from(jsonText(doc));
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
@@ -112,7 +113,7 @@ export const openApiRoutes: FastifyPluginAsync<OpenApiRoutesOptions> = async (ap
     reply.type(form === 'json' ? 'application/json' : SWAGGER_PROTOBUF);
     if (form === 'json') return reply.send(doc.json.body);
     // As kube-openapi does, the protobuf form is made from the JSON bytes (once).
-    doc.protobuf ??= Buffer.from(swaggerProtobuf(JSON.parse(doc.json.body)));
+    doc.protobuf ??= Buffer.from(swaggerProtobuf(JSON.parse(doc.json.body.toString())));
     return reply.send(doc.protobuf);
   });
 
@@ -120,7 +121,7 @@ export const openApiRoutes: FastifyPluginAsync<OpenApiRoutesOptions> = async (ap
     const info = request.kube?.info;
     const urlPrefix = info?.tenantForm === 'prefix' ? `/tenants/${encodeURIComponent(info.tenant!)}` : '';
     const view = viewOf(request);
-    return reply.type('application/json').send(jsonText(openApiRoot(view, urlPrefix, (g, v) => documentFor(view, g, v)?.hash ?? '')));
+    return reply.type('application/json').send(Buffer.from(jsonText(openApiRoot(view, urlPrefix, (g, v) => documentFor(view, g, v)?.hash ?? ''))));
   });
 
   app.get('/openapi/v3/*', async (request: FastifyRequest, reply: FastifyReply) => {
