@@ -166,5 +166,6 @@ export function swaggerProtobuf(doc: SwaggerDocument): Uint8Array {
     paths: { path: Object.entries(doc.paths).map(([name, item]) => ({ name, value: pathItemMessage(item) })) },
     definitions: namedSchemas(doc.definitions),
   };
-  return documentType.encode(documentType.fromObject(message)).finish();
+  // Plain objects in the messages' shape encode as they are (fromObject would copy the whole tree first).
+  return documentType.encode(message).finish();
 }
