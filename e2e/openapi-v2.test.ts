@@ -7,7 +7,7 @@
  * - `explain --output=plaintext-openapiv2`, client-side validation of a List (the one case kubectl
  *   validates against v2 rather than asking the server to), and kubectl 1.27's apply, whose
  *   strategic merge patch follows the v2 schemas' merge keys;
- * - ETag, 304 on If-None-Match, and 406 as kube-openapi answers them;
+ * - ETag, 304 on If-None-Match (v3 documents too), and 406 as kube-openapi answers them;
  * - `storageVersionHash` in legacy discovery with kube-apiserver's values, and none in aggregated
  *   discovery, whose APIResourceDiscovery has no such field.
  */
@@ -205,6 +205,11 @@ items:
       expect((await cluster.api.request('GET', '/openapi/v2', { headers: { accept: 'application/json', 'if-none-match': '"other"' } })).status).toBe(200);
 
       expect((await cluster.api.request('GET', '/openapi/v2', { headers: { accept: 'text/html' } })).status).toBe(406);
+
+      // The v3 documents revalidate the same way.
+      const v3 = await cluster.api.request('GET', '/openapi/v3/apis/apps/v1');
+      expect(v3.headers['content-type']).toBe('application/json');
+      expect((await cluster.api.request('GET', '/openapi/v3/apis/apps/v1', { headers: { 'if-none-match': v3.headers['etag'] as string } })).status).toBe(304);
     });
 
     it('aggregated discovery has no storageVersionHash, as APIResourceDiscovery has no such field', async () => {

@@ -124,9 +124,9 @@ export function kindPaths(def: ResourceDefinition, prefix: string): PathItem[] {
   return paths;
 }
 
-/** Every path of every kind in `defs`, each under its group version's prefix. */
+/** Every path of every kind in `defs`, each under its group version's prefix, sorted as kube-apiserver's documents are. */
 export function documentPaths(defs: readonly ResourceDefinition[]): PathItem[] {
-  return defs.flatMap((def) => kindPaths(def, `/${groupVersionPath(def.group, def.version)}`));
+  return defs.flatMap((def) => kindPaths(def, `/${groupVersionPath(def.group, def.version)}`)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The document key (`api/v1`, `apis/apps/v1`) of a group/version. */

@@ -131,6 +131,9 @@ export const openApiRoutes: FastifyPluginAsync<OpenApiRoutesOptions> = async (ap
     if (!doc) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     // A hashed URL names immutable content; clients may cache it for good.
     if ((request.query as Record<string, unknown>)['hash'] === doc.hash) reply.header('Cache-Control', 'public, immutable');
-    return reply.type('application/json').header('Etag', `"${doc.hash}"`).send(doc.body);
+    const etag = `"${doc.hash}"`;
+    reply.header('Etag', etag);
+    if (noneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type('application/json').send(doc.body);
   });
 };
