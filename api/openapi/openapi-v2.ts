@@ -37,10 +37,12 @@ const DEFINITIONS = '#/definitions/';
 
 /** A v3 schema in v2's form. */
 export function swaggerSchema(s: Schema): SwaggerSchema {
-  const { $ref, allOf, anyOf, properties, items, additionalProperties, 'x-kubernetes-int-or-string': intOrString, ...rest } = s;
+  const { $ref: _ref, allOf, anyOf, properties, items, additionalProperties, 'x-kubernetes-int-or-string': intOrString, ...rest } = s;
   let out: SwaggerSchema = {};
-  if ($ref !== undefined) out.$ref = DEFINITIONS + (refName(s) ?? $ref);
-  // Kubernetes' v2 form of IntOrString and Quantity; v2 has no anyOf.
+  const name = refName(s);
+  if (name !== undefined) out.$ref = DEFINITIONS + name;
+  // Kubernetes' v2 form of IntOrString and Quantity. v2 has no anyOf: other alternatives (none
+  // among the built-in schemas) would be left out, leaving any value allowed.
   if (intOrString && anyOf) Object.assign(out, { type: 'string', format: 'int-or-string' });
   Object.assign(out, rest);
   if (properties) out.properties = Object.fromEntries(Object.entries(properties).map(([name, p]) => [name, swaggerSchema(p)]));

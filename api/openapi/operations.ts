@@ -6,7 +6,7 @@
  * @example
  *   kindPaths(deployments, '/apis/apps/v1')[1].operations[0].operationId; // 'readAppsV1NamespacedDeployment'
  */
-import type { ResourceDefinition } from '../registry/resource-definition.js';
+import type { ResourceDefinition, Verb } from '../registry/resource-definition.js';
 import { scaleSchema } from '../schema/autoscaling-types.js';
 import { definitions, refName, type GroupVersionKind, type Schema } from '../schema/schema.js';
 
@@ -93,7 +93,7 @@ export function kindPaths(def: ResourceDefinition, prefix: string): PathItem[] {
   // `readCoreV1NamespacedPodStatus`, `deleteRbacAuthorizationV1CollectionClusterRole`.
   const id = (verb: string, suffix = '', collection = false): string =>
     `${verb}${groupVersionName(def.group, def.version)}${collection ? 'Collection' : ''}${namespaced ? 'Namespaced' : ''}${def.kind}${suffix}`;
-  const can = (verb: string): boolean => (def.verbs as readonly string[]).includes(verb);
+  const can = (verb: Verb): boolean => def.verbs.includes(verb);
 
   const collection: Operation[] = [];
   if (can('list')) collection.push({ method: 'get', action: 'list', operationId: id('list'), description: `list or watch objects of kind ${def.kind}`, gvk, parameters: listParams, response: def.schema });
