@@ -2,10 +2,13 @@
  * Discovery documents built from a space's view of the registry: legacy (`/api`, `/apis`,
  * `/api/v1`, `/apis/g/v`) and aggregated (apidiscovery.k8s.io v2 and v2beta1, which differ only in
  * apiVersion). Space-scoped kinds are what Kubernetes calls cluster-scoped, so they are shown as
- * not namespaced: inside a space, kubectl sees an ordinary cluster.
+ * not namespaced: inside a space, kubectl sees an ordinary cluster. Legacy resource lists carry
+ * each stored kind's `storageVersionHash`; aggregated discovery has no such field (as in Kubernetes).
  */
+import { createHash } from 'node:crypto';
 import type { RegistryView } from '../registry/registry.js';
 import type { ResourceDefinition } from '../registry/resource-definition.js';
+import type { GroupVersionKind } from '../schema/schema.js';
 
 const SUBRESOURCE_VERBS = ['get', 'patch', 'update'];
 
@@ -20,6 +23,24 @@ function subresources(def: ResourceDefinition): Array<{ name: string; kind: stri
   if (def.resource === 'namespaces' || def.resource === 'tenants') subs.push({ name: 'finalize', kind: def.kind });
   subs.push(...def.subresources);
   return subs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Kinds that kube-apiserver keeps in another group's storage: their hash names that stored form,
+ * so clients watching for storage changes see what they see on a real cluster.
+ */
+const STORED_AS: Record<string, GroupVersionKind> = {
+  'events.k8s.io/v1/Event': { group: '', version: 'v1', kind: 'Event' },
+};
+
+/**
+ * kube-apiserver's `storageVersionHash`: base64 of the first 8 bytes of the SHA-256 of
+ * `<group>/<version>/<kind>` as stored. Kinds that are asked, not stored (reviews), have none.
+ */
+export function storageVersionHash(def: ResourceDefinition): string | undefined {
+  if (def.answer) return undefined;
+  const stored = STORED_AS[`${def.group}/${def.version}/${def.kind}`] ?? def;
+  return createHash('sha256').update(`${stored.group}/${stored.version}/${stored.kind}`).digest().subarray(0, 8).toString('base64');
 }
 
 export function apiVersions(serverAddress: string): unknown {
@@ -64,11 +85,13 @@ export function apiResourceList(view: RegistryView, group: string, version: stri
     const main: Record<string, unknown> = { name: def.resource, singularName: def.singular, namespaced, kind: def.kind, verbs: sortedVerbs(def) };
     if (def.shortNames.length > 0) main.shortNames = def.shortNames;
     if (def.categories.length > 0) main.categories = def.categories;
+    const hash = storageVersionHash(def);
+    if (hash) main.storageVersionHash = hash;
     resources.push(main);
     for (const sub of subresources(def)) {
-      const entry: Record<string, unknown> = { name: `${def.resource}/${sub.name}`, singularName: '', namespaced, kind: sub.kind, verbs: sub.verbs ?? SUBRESOURCE_VERBS };
-      if (sub.group) Object.assign(entry, { group: sub.group, version: sub.version });
-      resources.push(entry);
+      // Field order as APIResource's: group and version come before kind.
+      const groupVersion = sub.group ? { group: sub.group, version: sub.version } : {};
+      resources.push({ name: `${def.resource}/${sub.name}`, singularName: '', namespaced, ...groupVersion, kind: sub.kind, verbs: sub.verbs ?? SUBRESOURCE_VERBS });
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group === '' ? version : `${group}/${version}`, resources };

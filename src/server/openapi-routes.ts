@@ -1,16 +1,12 @@
 /**
- * `/openapi/v2` (a minimal protobuf document kubectl accepts) and `/openapi/v3` (root and one
- * document per group/version), computed once per space view and served from memory.
+ * `/openapi/v2` (the whole Swagger document, in JSON or gnostic protobuf) and `/openapi/v3` (root
+ * and one document per group/version), computed once per space view and served from memory.
+ * Hashes and ETags are kube-openapi's: the SHA-512 of the JSON bytes, in upper-case hex.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  documentHash,
-  groupVersionDocument,
-  openApiRoot,
-  OPENAPI_V2_CONTENT_TYPE,
-  OPENAPI_V2_STUB,
-  type OpenApiDocument,
-} from '../../api/openapi/openapi-v3.js';
+import { SWAGGER_PROTOBUF, SWAGGER_PROTOBUF_DEPRECATED, swaggerDocument, swaggerProtobuf } from '../../api/openapi/openapi-v2.js';
+import { groupVersionDocument, openApiRoot } from '../../api/openapi/openapi-v3.js';
 import type { RegistryView, ResourceRegistry } from '../../api/registry/registry.js';
 import { ApiError } from './status.js';
 
@@ -20,35 +16,112 @@ export interface OpenApiRoutesOptions {
 }
 
 interface CachedDocument {
-  body: string;
+  /** Bytes, so the Content-Type goes out as given (a string body would gain `; charset=utf-8`). */
+  body: Buffer;
   hash: string;
 }
 
+/** The one place OpenAPI documents become JSON text. */
+function jsonText(doc: unknown): string {
+  return JSON.stringify(doc);
+}
+
+function cached(doc: unknown): CachedDocument {
+  const body = Buffer.from(jsonText(doc));
+  return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+}
+
+/** The v2 document of one view: JSON at once, protobuf on first demand (most clients want one or the other). */
+interface SwaggerCache {
+  json: CachedDocument;
+  protobuf?: Buffer;
+}
+
+type SwaggerForm = 'json' | 'protobuf';
+
+/**
+ * kube-openapi's choice for `/openapi/v2`: the first Accept clause (by q) that names JSON or either
+ * protobuf spelling, wildcards included; none of them is a 406.
+ */
+function swaggerFormAsked(accept: string | undefined): SwaggerForm | undefined {
+  const clauses = (accept || '*/*').split(',').map((part, index) => {
+    const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    return { type, q: q ? Number(q.slice(2)) : 1, index };
+  });
+  clauses.sort((a, b) => b.q - a.q || a.index - b.index);
+  const offered: Array<[string, SwaggerForm]> = [
+    ['application/json', 'json'],
+    [SWAGGER_PROTOBUF_DEPRECATED, 'protobuf'],
+    [SWAGGER_PROTOBUF, 'protobuf'],
+  ];
+  for (const { type, q } of clauses) {
+    if (q <= 0) continue;
+    const [major, minor] = type.split('/');
+    const match = offered.find(([t]) => {
+      const [tMajor, tMinor] = t.split('/');
+      return (major === tMajor || major === '*') && (minor === tMinor || minor === '*');
+    });
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+/** Whether an If-None-Match header names this ETag (or `*`), as Go's http.ServeContent checks it. */
+function noneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
+}
+
 export const openApiRoutes: FastifyPluginAsync<OpenApiRoutesOptions> = async (app, options) => {
-  const cache = new WeakMap<RegistryView, Map<string, CachedDocument | null>>();
+  const v3Cache = new WeakMap<RegistryView, Map<string, CachedDocument | null>>();
+  const v2Cache = new WeakMap<RegistryView, SwaggerCache>();
 
   const documentFor = (view: RegistryView, group: string, version: string): CachedDocument | null => {
-    let docs = cache.get(view);
-    if (!docs) cache.set(view, (docs = new Map()));
+    let docs = v3Cache.get(view);
+    if (!docs) v3Cache.set(view, (docs = new Map()));
     const key = `${group}/${version}`;
-    let cached = docs.get(key);
-    if (cached === undefined) {
-      const doc: OpenApiDocument | undefined = groupVersionDocument(view, group, version, options.kubeVersion);
-      cached = doc ? { body: JSON.stringify(doc), hash: documentHash(doc) } : null;
-      docs.set(key, cached);
+    let doc = docs.get(key);
+    if (doc === undefined) {
+      const built = groupVersionDocument(view, group, version, options.kubeVersion);
+      doc = built ? cached(built) : null;
+      docs.set(key, doc);
     }
-    return cached;
+    return doc;
+  };
+
+  const swaggerFor = (view: RegistryView): SwaggerCache => {
+    let entry = v2Cache.get(view);
+    if (!entry) v2Cache.set(view, (entry = { json: cached(swaggerDocument(view, options.kubeVersion)) }));
+    return entry;
   };
 
   const viewOf = (request: FastifyRequest): RegistryView => options.registry.view(request.kube?.tenant ?? '');
 
-  app.get('/openapi/v2', async (_request, reply) => reply.type(OPENAPI_V2_CONTENT_TYPE).send(OPENAPI_V2_STUB));
+  app.get('/openapi/v2', async (request, reply) => {
+    reply.header('Vary', 'Accept');
+    const form = swaggerFormAsked(request.headers.accept);
+    // kube-openapi answers an unacceptable Accept with a bare 406.
+    if (!form) return reply.code(406).send();
+    const doc = swaggerFor(viewOf(request));
+    const etag = `"${doc.json.hash}"`;
+    reply.header('Etag', etag);
+    if (noneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    reply.type(form === 'json' ? 'application/json' : SWAGGER_PROTOBUF);
+    if (form === 'json') return reply.send(doc.json.body);
+    // As kube-openapi does, the protobuf form is made from the JSON bytes (once).
+    doc.protobuf ??= Buffer.from(swaggerProtobuf(JSON.parse(doc.json.body.toString())));
+    return reply.send(doc.protobuf);
+  });
 
   app.get('/openapi/v3', async (request, reply) => {
     const info = request.kube?.info;
     const urlPrefix = info?.tenantForm === 'prefix' ? `/tenants/${encodeURIComponent(info.tenant!)}` : '';
     const view = viewOf(request);
-    return reply.type('application/json').send(openApiRoot(view, urlPrefix, (g, v) => documentFor(view, g, v)?.hash ?? ''));
+    return reply.type('application/json').send(Buffer.from(jsonText(openApiRoot(view, urlPrefix, (g, v) => documentFor(view, g, v)?.hash ?? ''))));
   });
 
   app.get('/openapi/v3/*', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -58,6 +131,9 @@ export const openApiRoutes: FastifyPluginAsync<OpenApiRoutesOptions> = async (ap
     if (!doc) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     // A hashed URL names immutable content; clients may cache it for good.
     if ((request.query as Record<string, unknown>)['hash'] === doc.hash) reply.header('Cache-Control', 'public, immutable');
-    return reply.type('application/json').header('Etag', `"${doc.hash}"`).send(doc.body);
+    const etag = `"${doc.hash}"`;
+    reply.header('Etag', etag);
+    if (noneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type('application/json').send(doc.body);
   });
 };
