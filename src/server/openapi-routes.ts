@@ -9,6 +9,7 @@ import { SWAGGER_PROTOBUF, SWAGGER_PROTOBUF_DEPRECATED, swaggerDocument, swagger
 import { groupVersionDocument, openApiRoot } from '../../api/openapi/openapi-v3.js';
 import type { RegistryView, ResourceRegistry } from '../../api/registry/registry.js';
 import { ApiError } from './status.js';
+import { goEscape } from './json-body.js';
 
 export interface OpenApiRoutesOptions {
   registry: ResourceRegistry;
@@ -22,8 +23,9 @@ interface CachedDocument {
 }
 
 /** The one place OpenAPI documents become JSON text. */
+/** kube-openapi's bytes: Go's escaping, no trailing newline (it marshals without an encoder). */
 function jsonText(doc: unknown): string {
-  return JSON.stringify(doc);
+  return goEscape(JSON.stringify(doc));
 }
 
 function cached(doc: unknown): CachedDocument {
