@@ -156,6 +156,8 @@ describe.each(backendCases())('hostile protocol on the $backend backend', ({ bac
     it('answers HEAD errors without a body, the protocol ones too', async () => {
       const tooLarge = await rawExchange(cluster, `HEAD /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(MAX_HEADER_BYTES + 1024)}\r\n\r\n`);
       expect(parse(tooLarge.text)).toMatchObject({ status: 431, body: '' });
+      const nonAscii = await rawExchange(cluster, Buffer.concat([Buffer.from('HEAD /caf'), Buffer.from([0xc3, 0xa9]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+      expect(parse(nonAscii.text)).toMatchObject({ status: 400, body: '' });
       const unauthorized = parse((await rawExchange(cluster, rawRequest('HEAD', `/api/v1/namespaces/${ns}/configmaps`, {}))).text);
       expect(unauthorized).toMatchObject({ status: 401, body: '' });
       const notFound = parse((await rawExchange(cluster, rawRequest('HEAD', `/api/v1/namespaces/${ns}/configmaps/ghost`, auth()))).text);

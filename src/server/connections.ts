@@ -90,7 +90,11 @@ export function answerClientError(err: ClientError, socket: Socket): void {
   }
   const { code, body } = statusOfClientError(err);
   const json = JSON.stringify(body);
-  const isHead = receivingHead.has(socket);
+  // Parse errors carry the bytes being parsed, from the start of the request when it came in one
+  // piece; deadlines and overflows fall back to what the connection's next bytes said.
+  const raw: unknown = (err as { rawPacket?: unknown }).rawPacket;
+  const start = Buffer.isBuffer(raw) ? raw.subarray(0, 8).toString('latin1') : undefined;
+  const isHead = start !== undefined && /^[A-Z]+ /.test(start) ? start.startsWith('HEAD ') : receivingHead.has(socket);
   const head = `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n`;
   // Destroyed once written: a client that never closes its side must not keep the socket.
   socket.end(isHead ? head : head + json, () => socket.destroy());
