@@ -56,6 +56,9 @@ function statusOfClientError(err: ClientError): { code: number; body: ReturnType
   }
 }
 
+/** How long a connection answered with a protocol error stays open for its client to read the answer. */
+const CLOSE_LINGER_MS = 1000;
+
 /** Connections whose request now arriving is a HEAD (its answer must have no body). */
 const receivingHead = new WeakSet<Socket>();
 
@@ -96,8 +99,10 @@ export function answerClientError(err: ClientError, socket: Socket): void {
   const start = Buffer.isBuffer(raw) ? raw.subarray(0, 8).toString('latin1') : undefined;
   const isHead = start !== undefined && /^[A-Z]+ /.test(start) ? start.startsWith('HEAD ') : receivingHead.has(socket);
   const head = `HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n`;
-  // Destroyed once written: a client that never closes its side must not keep the socket.
-  socket.end(isHead ? head : head + json, () => socket.destroy());
+  // Destroyed a moment after it is written: at once, the rest of a body still arriving would make
+  // the kernel reset the connection and the client could lose the answer; never, a client that
+  // does not close its side would keep the socket.
+  socket.end(isHead ? head : head + json, () => setTimeout(() => socket.destroy(), CLOSE_LINGER_MS).unref());
 }
 
 /**
