@@ -19,6 +19,7 @@ import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
 import { namespaceController } from '../controllers/namespace/namespace-controller.js';
 import { serviceAccountController } from '../controllers/service-account/service-account-controller.js';
+import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
@@ -118,6 +119,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const namespaces = informers.informerFor(kinds.namespaces);
   const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');
   const serviceAccounts = informers.informerFor(serviceAccountDef);
+  const crdDef = requireKind(registry, 'apiextensions.k8s.io', 'customresourcedefinitions');
+  const crds = informers.informerFor(crdDef);
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -137,6 +140,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
     serviceAccountController({ generic, tenants, namespaces, serviceAccounts, serviceAccountDef, log: options.log }),
     tenantController({ generic, registry, tenants, tenantDef, kinds, log: options.log }),
+    crdStatusController({ generic, crds, crdDef, log: options.log }),
     clusterRoleAggregationController({ generic, clusterRoles: rbacInformers[1]!, clusterRoleDef: kinds.clusterRoles, log: options.log }),
   ];
   // One collector over every space, on the same shared informers.

@@ -1,0 +1,156 @@
+/**
+ * CustomResourceDefinitions end to end (issue 12, first steps): each space has its own CRDs, which
+ * stock kubectl applies, lists (NAME, CREATED AT) and waits on (Established); an invalid one is
+ * 422 with kube's causes; and `kubectl create -f` validation, which lists CRDs, works.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify as toYaml } from 'yaml';
+import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
+import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
+import { eventually, grantAndWait, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
+
+const versions: KubectlVersion[] = ['1.27', '1.33'];
+const kubectlPath = kubectlForTests(versions);
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const NAME = 'crontabs.stable.example.com';
+
+/** The CronTab CRD of the Kubernetes documentation ("Extend the Kubernetes API with CustomResourceDefinitions"). */
+function cronTabCrd(properties: Record<string, unknown> = { cronSpec: { type: 'string' }, image: { type: 'string' }, replicas: { type: 'integer' } }) {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: NAME },
+    spec: {
+      group: 'stable.example.com',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties } } } } }],
+      scope: 'Namespaced',
+      names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'] },
+    },
+  };
+}
+
+describe.each(backendCases(kubectlPath !== undefined))('CRDs on the $backend backend', ({ backend, skip }) => {
+  describe.skipIf(skip)('with stock kubectl', () => {
+    let cluster: TestCluster;
+    let kubectl: Kubectl;
+    let alice: UserCredentials;
+    let bob: UserCredentials;
+
+    beforeAll(async () => {
+      cluster = await startCluster(backend);
+      kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
+      for (const t of ['t1', 't2']) {
+        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
+        expect(res.status, res.body).toBe(201);
+        await waitForTenantPhase(cluster, t, 'Active');
+      }
+      alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
+      bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, CRDS);
+      await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, CRDS);
+    });
+
+    afterAll(async () => {
+      for (const u of [alice, bob]) u?.api.close();
+      await kubectl?.cleanup();
+      await cluster?.cleanup();
+    });
+
+    it('applies the CronTab CRD with kubectl 1.27 and 1.33, and waits for it to be Established', async () => {
+      const manifest = toYaml(cronTabCrd());
+      const first = await kubectl.run(['apply', '-f', '-'], { kubeconfig: alice.kubeconfig, stdin: manifest, version: '1.27' });
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout.trim()).toBe(`customresourcedefinition.apiextensions.k8s.io/${NAME} created`);
+      for (const version of versions) {
+        const wait = await kubectl.run(['wait', '--for=condition=Established', `crd/${NAME}`, '--timeout=20s'], { kubeconfig: alice.kubeconfig, version });
+        expect(wait.code, wait.stderr).toBe(0);
+        expect(wait.stdout.trim()).toBe(`customresourcedefinition.apiextensions.k8s.io/${NAME} condition met`);
+        const again = await kubectl.run(['apply', '-f', '-'], { kubeconfig: alice.kubeconfig, stdin: manifest, version });
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stdout.trim()).toBe(`customresourcedefinition.apiextensions.k8s.io/${NAME} unchanged`);
+      }
+      const crd = (await alice.api.request('GET', `${CRDS}/${NAME}`)).json<{ metadata: { tenant: string }; status: Record<string, unknown> }>();
+      expect(crd.metadata.tenant).toBe('t1');
+      expect(crd.status).toMatchObject({
+        acceptedNames: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'] },
+        storedVersions: ['v1'],
+        conditions: [
+          { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts' },
+          { type: 'Established', status: 'True', reason: 'InitialNamesAccepted' },
+        ],
+      });
+    });
+
+    it('lists CRDs with NAME and CREATED AT, by every name kubectl knows them by', async () => {
+      const created = (await alice.api.request('GET', `${CRDS}/${NAME}`)).json<{ metadata: { creationTimestamp: string } }>().metadata.creationTimestamp;
+      for (const version of versions) {
+        for (const name of ['crd', 'crds', 'customresourcedefinitions.apiextensions.k8s.io']) {
+          const got = await kubectl.run(['get', name], { kubeconfig: alice.kubeconfig, version });
+          expect(got.code, got.stderr).toBe(0);
+          const [header, row, ...rest] = got.stdout.trimEnd().split('\n');
+          expect(header?.split(/\s{2,}/)).toEqual(['NAME', 'CREATED AT']);
+          expect(row?.split(/\s+/)).toEqual([NAME, created]);
+          expect(rest).toEqual([]);
+        }
+      }
+    });
+
+    it('keeps each space’s CRDs to itself: t2 sees none, and may define its own of the same name', async () => {
+      for (const version of versions) {
+        const none = await kubectl.run(['get', 'crd'], { kubeconfig: bob.kubeconfig, version });
+        expect(none.code, none.stderr).toBe(0);
+        expect(none.stdout).toBe('');
+        expect(none.stderr.trim()).toBe('No resources found');
+      }
+      const own = await kubectl.run(['apply', '-f', '-'], { kubeconfig: bob.kubeconfig, stdin: toYaml(cronTabCrd({ schedule: { type: 'string' } })), version: '1.33' });
+      expect(own.code, own.stderr).toBe(0);
+      expect(own.stdout.trim()).toBe(`customresourcedefinition.apiextensions.k8s.io/${NAME} created`);
+      const schemaPath = 'jsonpath={.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties}';
+      const theirs = await kubectl.run(['get', 'crd', NAME, '-o', schemaPath], { kubeconfig: bob.kubeconfig });
+      expect(JSON.parse(theirs.stdout)).toEqual({ schedule: { type: 'string' } });
+      const mine = await kubectl.run(['get', 'crd', NAME, '-o', schemaPath], { kubeconfig: alice.kubeconfig });
+      expect(Object.keys(JSON.parse(mine.stdout) as object)).toEqual(['cronSpec', 'image', 'replicas']);
+      const wait = await kubectl.run(['wait', '--for=condition=Established', `crd/${NAME}`, '--timeout=20s'], { kubeconfig: bob.kubeconfig });
+      expect(wait.code, wait.stderr).toBe(0);
+    });
+
+    it('refuses an invalid CRD with 422 and kube’s causes', async () => {
+      const bad = cronTabCrd();
+      bad.metadata.name = 'crontab.stable.example.com';
+      bad.spec.scope = 'Everywhere';
+      bad.spec.versions[0]!.storage = false;
+      const res = await alice.api.request('POST', CRDS, { json: bad });
+      expect(res.status, res.body).toBe(422);
+      const status = res.json<{ reason: string; details: { name: string; group: string; kind: string; causes: Array<{ field: string; message: string }> } }>();
+      expect(status.reason).toBe('Invalid');
+      expect(status.details).toMatchObject({ name: 'crontab.stable.example.com', group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' });
+      expect(status.details.causes.map((c) => `${c.field}: ${c.message.replace(/Invalid value: \[\{.*\}\]:/, 'Invalid value: ...:')}`)).toEqual([
+        'metadata.name: Invalid value: "crontab.stable.example.com": must be spec.names.plural+"."+spec.group',
+        'spec.scope: Unsupported value: "Everywhere": supported values: "Cluster", "Namespaced"',
+        'spec.versions: Invalid value: ...: must have exactly one version marked as storage version',
+        'status.storedVersions: Invalid value: []: must have at least one stored version',
+      ]);
+      const byKubectl = await kubectl.run(['create', '-f', '-'], { kubeconfig: alice.kubeconfig, stdin: toYaml(bad), version: '1.33' });
+      expect(byKubectl.code).toBe(1);
+      expect(byKubectl.stderr).toContain('The CustomResourceDefinition "crontab.stable.example.com" is invalid:');
+    });
+
+    it('creates a SelfSubjectAccessReview with kubectl create -f (its validation lists CRDs)', async () => {
+      const review = toYaml({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default' } } });
+      for (const version of versions) {
+        const res = await kubectl.run(['create', '-f', '-', '-o', 'jsonpath={.status.allowed}'], { kubeconfig: alice.kubeconfig, stdin: review, version });
+        expect(res.code, res.stderr).toBe(0);
+        expect(res.stdout).toBe('true');
+      }
+    });
+
+    it('deletes a CRD: the cleanup finalizer is released and it goes', async () => {
+      const deleted = await kubectl.run(['delete', 'crd', NAME], { kubeconfig: bob.kubeconfig, version: '1.33' });
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect(deleted.stdout.trim()).toBe(`customresourcedefinition.apiextensions.k8s.io "${NAME}" deleted`);
+      await eventually('t2 CRD to be gone', async () => (await bob.api.request('GET', `${CRDS}/${NAME}`)).status === 404);
+      // t1's of the same name is untouched.
+      expect((await alice.api.request('GET', `${CRDS}/${NAME}`)).status).toBe(200);
+    });
+  });
+});
