@@ -114,6 +114,18 @@ describe.each(backendCases(kubectlPath !== undefined))('CRDs on the $backend bac
       expect(wait.code, wait.stderr).toBe(0);
     });
 
+    it('explains CRDs, recursive schema included', async () => {
+      for (const version of versions) {
+        const names = await kubectl.run(['explain', 'crd.spec.names'], { kubeconfig: alice.kubeconfig, version });
+        expect(names.code, names.stderr).toBe(0);
+        expect(names.stdout).toMatch(/^KIND:\s+CustomResourceDefinition$/m);
+        expect(names.stdout).toMatch(/^\s+plural\s+<string> -required-$/m);
+        const nested = await kubectl.run(['explain', 'crd.spec.versions.schema.openAPIV3Schema.properties'], { kubeconfig: alice.kubeconfig, version });
+        expect(nested.code, nested.stderr).toBe(0);
+        expect(nested.stdout).toMatch(/properties\s+<map\[string\]JSONSchemaProps>/);
+      }
+    });
+
     it('refuses an invalid CRD with 422 and kube’s causes', async () => {
       const bad = cronTabCrd();
       bad.metadata.name = 'crontab.stable.example.com';
