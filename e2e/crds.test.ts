@@ -1,12 +1,14 @@
 /**
  * CustomResourceDefinitions end to end (issue 12, first steps): each space has its own CRDs, which
  * stock kubectl applies, lists (NAME, CREATED AT) and waits on (Established); an invalid one is
- * 422 with kube's causes; and `kubectl create -f` validation, which lists CRDs, works.
+ * 422 with kube's causes; `kubectl create -f` validation, which lists CRDs, works; and an
+ * Established CRD's custom resources are served in its space only, by its own schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
+import { parseTable } from './harness/kubectl-output.js';
 import { eventually, grantAndWait, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
 
 const versions: KubectlVersion[] = ['1.27', '1.33'];
@@ -156,11 +158,78 @@ describe.each(backendCases(kubectlPath !== undefined))('CRDs on the $backend bac
       }
     });
 
+    it('serves CronTabs in discovery of the space whose CRD is Established', async () => {
+      for (const version of versions) {
+        const listed = await kubectl.run(['api-resources', '--api-group=stable.example.com'], { kubeconfig: alice.kubeconfig, version });
+        expect(listed.code, listed.stderr).toBe(0);
+        const table = parseTable(listed.stdout);
+        expect(table.row('crontabs')).toMatchObject({ SHORTNAMES: 'ct', APIVERSION: 'stable.example.com/v1', NAMESPACED: 'true', KIND: 'CronTab' });
+      }
+      const group = (await alice.api.request('GET', '/apis/stable.example.com/v1')).json<{ resources: Array<{ name: string; kind: string }> }>();
+      expect(group.resources.map((r) => [r.name, r.kind])).toEqual([['crontabs', 'CronTab']]);
+    });
+
+    it('creates, reads, lists, watches, patches and deletes CronTabs with kubectl, each space with its own schema', async () => {
+      const cronTab = (extra: Record<string, unknown> = {}) =>
+        toYaml({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'my-new-cron-object', namespace: 'default' }, spec: { cronSpec: '* * * * */5', image: 'my-awesome-cron-image', ...extra } });
+      // Fields the schema lacks: refused by kubectl's default strict validation, pruned with a warning otherwise.
+      const strict = await kubectl.run(['apply', '-f', '-'], { kubeconfig: alice.kubeconfig, stdin: cronTab({ unknownField: 1 }), version: '1.33' });
+      expect(strict.code).toBe(1);
+      expect(strict.stderr).toContain('CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.unknownField"');
+      const created = await kubectl.run(['apply', '--validate=warn', '-f', '-'], { kubeconfig: alice.kubeconfig, stdin: cronTab({ unknownField: 1 }), version: '1.33' });
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout.trim()).toBe('crontab.stable.example.com/my-new-cron-object created');
+      expect(created.stderr).toContain('unknown field "spec.unknownField"');
+      for (const version of versions) {
+        const got = await kubectl.run(['get', 'ct'], { kubeconfig: alice.kubeconfig, version });
+        expect(got.code, got.stderr).toBe(0);
+        expect(parseTable(got.stdout).header).toEqual(['NAME', 'AGE']);
+        expect(parseTable(got.stdout).row('my-new-cron-object')).toBeDefined();
+      }
+      const spec = await kubectl.run(['get', 'crontab', 'my-new-cron-object', '-o', 'jsonpath={.spec}'], { kubeconfig: alice.kubeconfig });
+      expect(JSON.parse(spec.stdout)).toEqual({ cronSpec: '* * * * */5', image: 'my-awesome-cron-image' });
+
+      const merge = await kubectl.run(['patch', 'ct', 'my-new-cron-object', '--type=merge', '-p', '{"spec":{"replicas":3}}'], { kubeconfig: alice.kubeconfig });
+      expect(merge.code, merge.stderr).toBe(0);
+      const json = await kubectl.run(['patch', 'ct', 'my-new-cron-object', '--type=json', '-p', '[{"op":"replace","path":"/spec/image","value":"other"}]'], { kubeconfig: alice.kubeconfig });
+      expect(json.code, json.stderr).toBe(0);
+      const strategic = await kubectl.run(['patch', 'ct', 'my-new-cron-object', '-p', '{"spec":{"replicas":4}}'], { kubeconfig: alice.kubeconfig });
+      expect(strategic.code).toBe(1);
+      expect(strategic.stderr).toContain('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+      const patched = await kubectl.run(['get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.replicas} {.spec.image} {.metadata.generation}'], { kubeconfig: alice.kubeconfig });
+      expect(patched.stdout).toBe('3 other 3');
+      const applied = await kubectl.run(['apply', '-f', '-'], { kubeconfig: alice.kubeconfig, stdin: cronTab({ replicas: 5 }), version: '1.27' });
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stdout.trim()).toBe('crontab.stable.example.com/my-new-cron-object configured');
+
+      const watched = await alice.api.request('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs?watch=true&timeoutSeconds=1');
+      expect(watched.status).toBe(200);
+      expect(JSON.parse(watched.body.split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { kind: 'CronTab', metadata: { name: 'my-new-cron-object' }, spec: { replicas: 5 } } });
+
+      // t2 has a CronTab kind of its own (a CRD with another schema), and none of t1's objects.
+      const theirs = await kubectl.run(['get', 'ct', '-A'], { kubeconfig: bob.kubeconfig });
+      expect(theirs.code, theirs.stderr).toBe(0);
+      expect(theirs.stderr.trim()).toBe('No resources found');
+      const own = await kubectl.run(['apply', '--validate=warn', '-f', '-'], { kubeconfig: bob.kubeconfig, stdin: cronTab({ schedule: 'daily' }) });
+      expect(own.code, own.stderr).toBe(0);
+      const ownSpec = await kubectl.run(['get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec}'], { kubeconfig: bob.kubeconfig });
+      expect(JSON.parse(ownSpec.stdout)).toEqual({ schedule: 'daily' });
+
+      const deleted = await kubectl.run(['delete', 'ct', 'my-new-cron-object'], { kubeconfig: alice.kubeconfig });
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect(deleted.stdout.trim()).toBe('crontab.stable.example.com "my-new-cron-object" deleted');
+      expect((await bob.api.request('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/my-new-cron-object')).status).toBe(200);
+    });
+
     it('deletes a CRD: the cleanup finalizer is released and it goes', async () => {
       const deleted = await kubectl.run(['delete', 'crd', NAME], { kubeconfig: bob.kubeconfig, version: '1.33' });
       expect(deleted.code, deleted.stderr).toBe(0);
       expect(deleted.stdout.trim()).toBe(`customresourcedefinition.apiextensions.k8s.io "${NAME}" deleted`);
       await eventually('t2 CRD to be gone', async () => (await bob.api.request('GET', `${CRDS}/${NAME}`)).status === 404);
+      // Its custom resources went first, and the kind is no longer served in t2 (still in t1).
+      expect((await bob.api.request('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/my-new-cron-object')).status).toBe(404);
+      expect((await bob.api.request('GET', '/apis/stable.example.com/v1')).status).toBe(404);
+      expect((await alice.api.request('GET', '/apis/stable.example.com/v1')).status).toBe(200);
       // t1's of the same name is untouched.
       expect((await alice.api.request('GET', `${CRDS}/${NAME}`)).status).toBe(200);
     });

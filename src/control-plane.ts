@@ -140,7 +140,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
     serviceAccountController({ generic, tenants, namespaces, serviceAccounts, serviceAccountDef, log: options.log }),
     tenantController({ generic, registry, tenants, tenantDef, kinds, log: options.log }),
-    crdStatusController({ generic, crds, crdDef, log: options.log }),
+    crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
     clusterRoleAggregationController({ generic, clusterRoles: rbacInformers[1]!, clusterRoleDef: kinds.clusterRoles, log: options.log }),
   ];
   // One collector over every space, on the same shared informers.

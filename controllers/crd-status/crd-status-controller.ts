@@ -8,14 +8,17 @@
  *   sets `NamesAccepted` False with kube's reason (`PluralConflict`, `ShortNamesConflict`, ...).
  * - `Established` turns True once the names are accepted, and stays True. Kubernetes goes through
  *   a short `Installing` state while every API server catches up; one server needs none.
- * - A deleted CRD (Terminating, held by `customresourcecleanup.apiextensions.k8s.io`) is released
- *   once no custom resource of it is left in its space. No custom resources are served yet, so
- *   there are none to delete.
+ * - A deleted CRD (Terminating, held by `customresourcecleanup.apiextensions.k8s.io`) has its
+ *   custom resources in its space deleted, and is released once none is left.
+ * - The registry's view of each space serves the kinds of its Established CRDs that are not
+ *   being deleted (`ResourceRegistry.setSpaceKinds`), kept in step on every CRD change.
  */
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import { nowTimestamp } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
+import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
+import { customResourceKind } from '../../api/kinds/apiextensions/custom-resource.js';
 import { semanticEqual } from '../../api/validation/equality.js';
 import {
   conditionOf,
@@ -26,7 +29,7 @@ import {
   type CustomResourceDefinitionNames,
 } from '../../api/kinds/apiextensions/types.js';
 import { ApiError } from '../../src/server/status.js';
-import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
+import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
 
@@ -34,6 +37,7 @@ export interface CrdStatusControllerDeps {
   generic: GenericStore;
   crds: Informer;
   crdDef: ResourceDefinition;
+  registry: ResourceRegistry;
   log: { error(obj: object, msg: string): void };
 }
 
@@ -114,6 +118,16 @@ function siblings(crds: Informer, crd: CustomResourceDefinition): CustomResource
   return crds.list((o) => o.metadata.tenant === tenant && o.metadata.name !== name && (o as CustomResourceDefinition).spec?.group === group) as CustomResourceDefinition[];
 }
 
+/** Deletes the custom resources of a deleted CRD in its space; answers whether none is left. */
+async function deleteCustomResources(deps: CrdStatusControllerDeps, key: ObjectKey, crd: CustomResourceDefinition): Promise<boolean> {
+  const def = customResourceKind(crd);
+  if (!def) return true;
+  const scope = { tenant: key.tenant };
+  await deps.generic.deleteCollection(def, scope, {}, { propagationPolicy: 'Background' });
+  // Objects held by finalizers stay until their owners release them.
+  return (await deps.generic.list(def, scope, { limit: 1 })).items.length === 0;
+}
+
 async function releaseFinalizer(deps: CrdStatusControllerDeps, key: ObjectKey): Promise<void> {
   await deps.generic.mutate(deps.crdDef, { tenant: key.tenant, name: key.name }, (current) => {
     current.metadata.finalizers = (current.metadata.finalizers ?? []).filter((f) => f !== CUSTOM_RESOURCE_CLEANUP_FINALIZER);
@@ -143,7 +157,9 @@ export async function reconcileCrd(deps: CrdStatusControllerDeps, key: ObjectKey
   if (!crd) return done;
   try {
     if (crd.metadata.deletionTimestamp) {
-      if (crd.metadata.finalizers?.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) await releaseFinalizer(deps, key);
+      if (!crd.metadata.finalizers?.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) return done;
+      if (!(await deleteCustomResources(deps, key, crd))) return requeueAfter(1000);
+      await releaseFinalizer(deps, key);
     } else {
       await updateStatus(deps, key, crd);
     }
@@ -155,9 +171,16 @@ export async function reconcileCrd(deps: CrdStatusControllerDeps, key: ObjectKey
   return done;
 }
 
+/** Serves, in `tenant`, the kinds of its Established CRDs that are not being deleted. */
+function servedKindsChanged(deps: CrdStatusControllerDeps, tenant: string): void {
+  const live = deps.crds.list((o) => o.metadata.tenant === tenant && !o.metadata.deletionTimestamp) as CustomResourceDefinition[];
+  deps.registry.setSpaceKinds(tenant, live.flatMap((crd) => customResourceKind(crd) ?? []));
+}
+
 export function crdStatusController(deps: CrdStatusControllerDeps): Controller {
   const controller = new Controller({ name: 'crd-status', reconcile: (key) => reconcileCrd(deps, key), log: deps.log });
   deps.crds.onChange((key, obj) => {
+    servedKindsChanged(deps, key.tenant);
     if (obj) controller.enqueue(key);
     // Names one CRD gives up or takes may change what the others of its group can have.
     const group = (obj as CustomResourceDefinition | undefined)?.spec?.group;

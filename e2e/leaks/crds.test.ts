@@ -1,7 +1,8 @@
 /**
  * Cross-space leak suite: CustomResourceDefinitions. A t1 CRD is invisible to t2 by every URL
  * form (list, get, the t1 and all-spaces prefixes, watch), cannot be changed or deleted from t2,
- * and only the system admin's all-spaces view lists both spaces' CRDs, with a TENANT column. The
+ * and only the system admin's all-spaces view lists both spaces' CRDs, with a TENANT column. Its
+ * custom resources are served in t1 alone (paths, watch, legacy and aggregated discovery). The
  * shared view/edit/admin roles grant no CRDs, as Kubernetes' do not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +101,30 @@ describe.each(backendCases(kubectlPath !== undefined))('CRD leaks on the $backen
         ['t1', 'secrettabs.stable.example.com'],
         ['t2', 'bobtabs.stable.example.com'],
       ]);
+    });
+
+    it('serves its custom resources in t1 only: not to t2, nor to the system space, by any path or discovery', async () => {
+      const path = '/apis/stable.example.com/v1/namespaces/default/secrettabs';
+      await eventually('t1 to serve secrettabs', async () => (await alice.api.request('GET', path)).status === 200);
+      const made = await alice.api.request('POST', path, { json: { apiVersion: 'stable.example.com/v1', kind: 'SecretTab', metadata: { name: 'hidden' }, data: 'of-t1' } });
+      expect(made.status, made.body).toBe(201);
+      for (const api of [bob.api, cluster.api]) {
+        for (const p of [path, `${path}/hidden`, '/apis/stable.example.com/v1/secrettabs', `/apis/stable.example.com/v1/secrettabs?watch=true&timeoutSeconds=1`]) {
+          const res = await api.request('GET', p);
+          expect(res.status, `${p}: ${res.body}`).toBe(404);
+          expect(res.body).not.toContain('of-t1');
+        }
+        for (const [p, accept] of [
+          ['/apis', 'application/json'],
+          ['/apis', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'],
+          ['/apis/stable.example.com/v1', 'application/json'],
+        ] as const) {
+          expect((await api.request('GET', p, { headers: { accept } })).body).not.toContain('secrettabs');
+        }
+      }
+      expect((await bob.api.request('GET', '/apis/stable.example.com/v1')).json<{ resources: Array<{ name: string }> }>().resources.map((r) => r.name)).toEqual(['bobtabs']);
+      expect((await bob.api.request('DELETE', `${path}/hidden`)).status).toBe(404);
+      expect((await alice.api.request('GET', `${path}/hidden`)).json<{ data: string }>().data).toBe('of-t1');
     });
 
     it('is not granted by the shared view, edit and admin roles', async () => {
