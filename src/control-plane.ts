@@ -22,6 +22,7 @@ import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kuber
 import { namespaceController } from '../controllers/namespace/namespace-controller.js';
 import { RootCaPublisher } from '../controllers/root-ca-publisher/root-ca-publisher.js';
 import { serviceAccountController } from '../controllers/service-account/service-account-controller.js';
+import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
@@ -135,6 +136,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const namespaces = informers.informerFor(kinds.namespaces);
   const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');
   const serviceAccounts = informers.informerFor(serviceAccountDef);
+  const crdDef = requireKind(registry, 'apiextensions.k8s.io', 'customresourcedefinitions');
+  const crds = informers.informerFor(crdDef);
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -177,6 +180,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     tenantController({ generic, registry, tenants, tenantDef, kinds, ensureSpaceDefaults: (tenant) => kubernetesService.ensureIn(tenant), log: options.log }),
     kubernetesService.controller,
     rootCaPublisher.controller,
+    crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
     clusterRoleAggregationController({ generic, clusterRoles: rbacInformers[1]!, clusterRoleDef: kinds.clusterRoles, log: options.log }),
   ];
   // One collector over every space, on the same shared informers.

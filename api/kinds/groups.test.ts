@@ -49,6 +49,23 @@ const samples: Record<string, KubeObject> = {
   storageclasses: { metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com', parameters: { type: 'gp3' }, allowedTopologies: [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['a'] }] }] },
   priorityclasses: { metadata: { name: 'high' }, value: 1000, description: 'important' },
   apiservices: { metadata: { name: 'v1beta1.metrics.k8s.io' }, spec: { group: 'metrics.k8s.io', version: 'v1beta1', service: { namespace: 'kube-system', name: 'metrics-server' }, groupPriorityMinimum: 100, versionPriority: 100, insecureSkipTLSVerify: true } },
+  customresourcedefinitions: {
+    metadata: { name: 'crontabs.stable.example.com' },
+    spec: {
+      group: 'stable.example.com',
+      scope: 'Namespaced',
+      names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'] },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string', pattern: '^\\d+$' }, replicas: { type: 'integer', minimum: 1 } } } } } },
+          additionalPrinterColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
+        },
+      ],
+    },
+  },
 };
 
 /** Every component name a schema refers to, directly or through other components. */
@@ -95,6 +112,7 @@ describe('groupKinds', () => {
       'rbac.authorization.k8s.io/v1/clusterroles',
       'rbac.authorization.k8s.io/v1/clusterrolebindings',
       'storage.k8s.io/v1/storageclasses',
+      'apiextensions.k8s.io/v1/customresourcedefinitions',
       'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
       'discovery.k8s.io/v1/endpointslices',
@@ -103,7 +121,7 @@ describe('groupKinds', () => {
 
   it('puts what Kubernetes calls cluster-scoped in the space, and the workloads in category all', () => {
     const names = (pick: (d: (typeof groupKinds)[number]) => boolean): string[] => groupKinds.filter(pick).map((d) => d.resource);
-    expect(names((d) => d.scope === 'space')).toEqual(['ingressclasses', 'clusterroles', 'clusterrolebindings', 'storageclasses', 'priorityclasses']);
+    expect(names((d) => d.scope === 'space')).toEqual(['ingressclasses', 'clusterroles', 'clusterrolebindings', 'storageclasses', 'customresourcedefinitions', 'priorityclasses']);
     expect(names((d) => d.categories.includes('all'))).toEqual(['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'horizontalpodautoscalers', 'jobs', 'cronjobs']);
     expect(names((d) => d.scale !== undefined)).toEqual(['deployments', 'replicasets', 'statefulsets']);
   });

@@ -1,9 +1,10 @@
 /**
  * Every built-in kind outside the core group, in the order kube-apiserver's `/apis` lists their
  * groups (apiregistration, apps, events, autoscaling, batch, networking, policy, rbac, storage,
- * scheduling, coordination, discovery).
+ * apiextensions, scheduling, coordination, discovery: kube-aggregator's group priorities).
  */
 import type { ResourceDefinition } from '../registry/resource-definition.js';
+import { apiextensionsKinds } from './apiextensions/index.js';
 import { apiregistrationKinds } from './apiregistration/index.js';
 import { appsKinds } from './apps/index.js';
 import { autoscalingKinds } from './autoscaling/index.js';
@@ -27,6 +28,7 @@ export const groupKinds: ResourceDefinition[] = [
   ...policyKinds,
   ...rbacKinds,
   ...storageKinds,
+  ...apiextensionsKinds,
   ...schedulingKinds,
   ...coordinationKinds,
   ...discoveryKinds,

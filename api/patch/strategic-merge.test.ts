@@ -565,6 +565,8 @@ describe('supportsStrategicMerge', () => {
     expect(supportsStrategicMerge(deployments.schema)).toBe(true);
     expect(supportsStrategicMerge(pods.schema)).toBe(true);
     expect(supportsStrategicMerge(freeFormSchema)).toBe(false);
+    // A custom resource's schema is inline, however many properties it declares.
+    expect(supportsStrategicMerge({ type: 'object', properties: { spec: { type: 'object' } } })).toBe(false);
   });
 });
 

@@ -27,7 +27,7 @@
  */
 import { badRequest } from '../registry/api-errors.js';
 import type { KubeObject } from '../registry/object.js';
-import { resolve, type Schema } from '../schema/schema.js';
+import { refName, resolve, type Schema } from '../schema/schema.js';
 import { checkObject } from '../schema/check-object.js';
 import { ApiError } from '../../src/server/status.js';
 
@@ -51,10 +51,12 @@ interface FieldMeta {
 
 /**
  * Whether a kind's schema can drive a strategic merge patch. Kubernetes answers 415 to strategic
- * patches of custom resources, whose schemas carry no patch strategies; those kinds describe
- * themselves as free-form (no properties, or `x-kubernetes-preserve-unknown-fields` at the root).
+ * patches of custom resources, whose schemas carry no patch strategies: their schemas are inline
+ * (built-in kinds have named ones) or free-form (no properties, or
+ * `x-kubernetes-preserve-unknown-fields` at the root).
  */
 export function supportsStrategicMerge(schema: Schema): boolean {
+  if (refName(schema) === undefined) return false;
   const root = resolve(schema);
   return root?.properties !== undefined && root['x-kubernetes-preserve-unknown-fields'] !== true;
 }

@@ -708,7 +708,7 @@ export class GenericStore {
   }
 
   private validate(def: ResourceDefinition, obj: KubeObject, old: KubeObject | undefined, subresource?: UpdateSubresource): void {
-    const errors: FieldError[] = [...validateObjectMeta(obj, def.nameRule, def.scope), ...(def.validate?.(obj) ?? [])];
+    const errors: FieldError[] = [...validateObjectMeta(obj, def.nameRule, def.scope, def.kubeFinalizerNames), ...(def.validate?.(obj) ?? [])];
     if (old) errors.push(...validateObjectMetaUpdate(obj, old), ...(def.validateUpdate?.(obj, old, subresource) ?? []));
     else errors.push(...(def.validateCreate?.(obj) ?? []));
     if (errors.length > 0) throw invalid(def, obj.metadata.name ?? obj.metadata.generateName ?? '', errors);

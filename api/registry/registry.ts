@@ -1,7 +1,8 @@
 /**
  * The resource registry: every served kind, found by group/version/resource, by kind, or by the
- * names kubectl resolves. A space sees the registry through `view(tenant)`, the seam where that
- * space's own CRDs will join the built-in kinds (DESIGN.md section 3: discovery is per space).
+ * names kubectl resolves. A space sees the registry through `view(tenant)`: the built-in kinds
+ * (without the cluster-scoped ones, except for the system space) and the kinds its own CRDs
+ * serve, which `setSpaceKinds` keeps up to date (DESIGN.md section 3: discovery is per space).
  */
 import { READ_VERBS, type ResourceDefinition } from './resource-definition.js';
 import { ALL_TENANTS, SYSTEM_TENANT } from '../spaces.js';
@@ -20,26 +21,36 @@ export interface RegistryView {
   groupVersions(): readonly GroupVersion[];
 }
 
+const pathOf = (def: ResourceDefinition): string => `${def.group}/${def.version}/${def.resource}`;
+const byResource = (a: ResourceDefinition, b: ResourceDefinition): number => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0);
+
 /**
- * A view of the kinds one may see from inside a space: the kinds of its own, and the kinds above
- * the spaces that spaces read (nodes, APIServices), read-only; nothing else above the spaces.
+ * The kinds one may see from inside a space: the built-in ones (for spaces other than the system
+ * space, of the kinds above the spaces only those spaces read, nodes and APIServices, read-only),
+ * then the space's custom kinds, whose groups follow the built-in groups, by name, as
+ * kube-apiserver lists CRD groups after its own. A built-in kind wins over a custom one at the same path.
  */
 class SpaceView implements RegistryView {
   private readonly kinds: readonly ResourceDefinition[];
   private readonly gvs: readonly GroupVersion[];
-  private readonly byPath = new Map<string, ResourceDefinition>();
+  private readonly builtinByPath = new Map<string, ResourceDefinition>();
+  private readonly custom = new Map<string, ResourceDefinition>();
 
-  constructor(whole: ResourceRegistry) {
-    this.kinds = whole
-      .all()
-      .filter((d) => d.scope !== 'cluster' || d.readableFromSpaces)
-      .map((d) => (d.scope === 'cluster' ? { ...d, verbs: d.verbs.filter((v) => READ_VERBS.includes(v)) } : d));
-    for (const d of this.kinds) this.byPath.set(`${d.group}/${d.version}/${d.resource}`, d);
-    this.gvs = whole.groupVersions().filter((gv) => this.kinds.some((d) => d.group === gv.group && d.version === gv.version));
+  constructor(whole: ResourceRegistry, withCluster: boolean, customKinds: readonly ResourceDefinition[]) {
+    for (const def of customKinds) if (!whole.lookup(def.group, def.version, def.resource) && !this.custom.has(pathOf(def))) this.custom.set(pathOf(def), def);
+    const customGvs: GroupVersion[] = [];
+    for (const def of this.custom.values()) if (!customGvs.some((gv) => gv.group === def.group && gv.version === def.version)) customGvs.push({ group: def.group, version: def.version });
+    customGvs.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
+    const builtin = withCluster ? whole.all() : whole.spaceBuiltins();
+    for (const d of builtin) this.builtinByPath.set(pathOf(d), d);
+    const gvIndex = (d: ResourceDefinition): number => customGvs.findIndex((gv) => gv.group === d.group && gv.version === d.version);
+    this.kinds = [...builtin, ...[...this.custom.values()].sort((a, b) => gvIndex(a) - gvIndex(b) || byResource(a, b))];
+    this.gvs = [...whole.groupVersions().filter((gv) => builtin.some((d) => d.group === gv.group && d.version === gv.version)), ...customGvs];
   }
 
   lookup(group: string, version: string, resource: string): ResourceDefinition | undefined {
-    return this.byPath.get(`${group}/${version}/${resource}`);
+    const path = `${group}/${version}/${resource}`;
+    return this.builtinByPath.get(path) ?? this.custom.get(path);
   }
 
   all(): readonly ResourceDefinition[] {
@@ -55,17 +66,19 @@ export class ResourceRegistry implements RegistryView {
   private readonly byPath = new Map<string, ResourceDefinition>();
   private readonly ordered: ResourceDefinition[];
   private readonly gvs: GroupVersion[] = [];
-  private spaceView: SpaceView | undefined;
+  private readonly spaceKinds = new Map<string, readonly ResourceDefinition[]>();
+  private readonly views = new Map<string, SpaceView>();
+  private builtinsOfSpaces: readonly ResourceDefinition[] | undefined;
 
   constructor(defs: readonly ResourceDefinition[]) {
     for (const def of defs) {
-      const key = `${def.group}/${def.version}/${def.resource}`;
+      const key = pathOf(def);
       if (this.byPath.has(key)) throw new Error(`resource ${key} registered twice`);
       this.byPath.set(key, def);
       if (!this.gvs.some((gv) => gv.group === def.group && gv.version === def.version)) this.gvs.push({ group: def.group, version: def.version });
     }
     const groupOrder = (d: ResourceDefinition): number => this.gvs.findIndex((gv) => gv.group === d.group && gv.version === d.version);
-    this.ordered = [...defs].sort((a, b) => groupOrder(a) - groupOrder(b) || (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+    this.ordered = [...defs].sort((a, b) => groupOrder(a) - groupOrder(b) || byResource(a, b));
     this.gvs.sort((a, b) => (a.group === '' ? -1 : b.group === '' ? 1 : 0));
   }
 
@@ -82,12 +95,34 @@ export class ResourceRegistry implements RegistryView {
   }
 
   /**
-   * What a request in `tenant` sees. The system space and the all-spaces view see everything,
-   * Tenants included; any other space sees its own kinds only, so a tenant's discovery and OpenAPI
-   * never mention what is above it. Built-in kinds are the same for every space; space CRDs join here later.
+   * The built-in kinds a space other than the system space sees: its own, and the kinds above the
+   * spaces that spaces read, read-only (made once, so every view shares the same definitions).
+   */
+  spaceBuiltins(): readonly ResourceDefinition[] {
+    return (this.builtinsOfSpaces ??= this.ordered
+      .filter((d) => d.scope !== 'cluster' || d.readableFromSpaces)
+      .map((d) => (d.scope === 'cluster' ? { ...d, verbs: d.verbs.filter((v) => READ_VERBS.includes(v)) } : d)));
+  }
+
+  /** The kinds the CRDs of `tenant` serve now (replacing what it served before). */
+  setSpaceKinds(tenant: string, defs: readonly ResourceDefinition[]): void {
+    if (defs.length === 0) this.spaceKinds.delete(tenant);
+    else this.spaceKinds.set(tenant, defs);
+    this.views.delete(tenant);
+  }
+
+  /**
+   * What a request in `tenant` sees. The system space sees every built-in kind, Tenants included,
+   * and its own custom kinds; the all-spaces view sees the built-in kinds; any other space sees its
+   * own kinds only, so a tenant's discovery and OpenAPI never mention what is above it or beside it.
    */
   view(tenant: string): RegistryView {
-    if (tenant === SYSTEM_TENANT || tenant === ALL_TENANTS) return this;
-    return (this.spaceView ??= new SpaceView(this));
+    if (tenant === ALL_TENANTS || (tenant === SYSTEM_TENANT && !this.spaceKinds.has(tenant))) return this;
+    let view = this.views.get(tenant);
+    if (!view) {
+      view = new SpaceView(this, tenant === SYSTEM_TENANT, this.spaceKinds.get(tenant) ?? []);
+      this.views.set(tenant, view);
+    }
+    return view;
   }
 }

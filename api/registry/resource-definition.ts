@@ -157,6 +157,12 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   schema: Schema;
   /** Defaults to DNS-1123 subdomain. */
   nameRule?: NameRule;
+  /**
+   * Whether a finalizer without a domain must be one of Kubernetes' own (`kubernetes`, `orphan`,
+   * `foregroundDeletion`). True for built-in kinds; apiextensions' kinds are validated by
+   * apimachinery's rules, which only ask for a qualified name.
+   */
+  kubeFinalizerNames?: boolean;
   /** Whether the kind has a `status` subresource (spec and status written separately). */
   status?: boolean;
   /** Whether a create keeps the body's status (nodes register with theirs, as kubelets do); otherwise the strategy sets it. */
@@ -200,6 +206,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   verbs: readonly Verb[];
   schema: Schema;
   nameRule: NameRule;
+  kubeFinalizerNames: boolean;
   status: boolean;
   createWithStatus: boolean;
   tracksGeneration: boolean;
@@ -275,6 +282,7 @@ export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDef
     categories: spec.categories ?? [],
     verbs: spec.verbs ?? ALL_VERBS,
     nameRule: spec.nameRule ?? 'dns1123-subdomain',
+    kubeFinalizerNames: spec.kubeFinalizerNames ?? true,
     status: spec.status ?? false,
     createWithStatus: spec.createWithStatus ?? false,
     tracksGeneration: spec.tracksGeneration ?? false,

@@ -44,6 +44,14 @@ describe('validateObjectMeta', () => {
     ]);
   });
 
+  it('leaves domain-less finalizers alone for kinds outside the core rules (CRDs)', () => {
+    const crd = obj({ name: 'crontabs.stable.example.com', tenant: 't1', finalizers: ['customresourcecleanup.apiextensions.k8s.io'] });
+    expect(validateObjectMeta(crd, 'dns1123-subdomain', 'space', false)).toEqual([]);
+    expect(validateObjectMeta(crd, 'dns1123-subdomain', 'space').map((e) => e.message)).toEqual([
+      'Invalid value: "customresourcecleanup.apiextensions.k8s.io": name is neither a standard finalizer name nor is it fully qualified',
+    ]);
+  });
+
   it('applies the kind’s name rule', () => {
     expect(validateObjectMeta(obj({ name: 'a.b' }), 'dns1123-label', 'space').map((e) => e.message)).toEqual(['Invalid value: "a.b": must not contain dots']);
     expect(validateObjectMeta(obj({ name: 'web.17a8', namespace: 'default' }), 'path-segment', 'namespace')).toEqual([]);

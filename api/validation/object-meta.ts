@@ -29,9 +29,11 @@ const BANNED_OWNERS = new Set(['/v1, Kind=Event']);
 
 /**
  * The checks run on create (and again on every update) for any kind. Name generation has already
- * happened, so a missing name means neither name nor generateName was given.
+ * happened, so a missing name means neither name nor generateName was given. `kubeFinalizers`:
+ * finalizers without a domain must be Kubernetes' own, as the built-in kinds' validation requires
+ * (apiextensions' kinds use apimachinery's checks, which do not).
  */
-export function validateObjectMeta(obj: KubeObject, nameRule: NameRule, scope: Scope): FieldError[] {
+export function validateObjectMeta(obj: KubeObject, nameRule: NameRule, scope: Scope, kubeFinalizers = true): FieldError[] {
   const meta = obj.metadata;
   const errs: FieldError[] = [];
   if (meta.generateName) {
@@ -49,7 +51,7 @@ export function validateObjectMeta(obj: KubeObject, nameRule: NameRule, scope: S
   errs.push(...validateOwnerReferences(meta.ownerReferences ?? [], child(META, 'ownerReferences')));
   errs.push(...validateFinalizers(meta.finalizers ?? [], child(META, 'finalizers')));
   errs.push(...validateManagedFields(meta.managedFields ?? [], child(META, 'managedFields')));
-  (meta.finalizers ?? []).forEach((f, i) => errs.push(...validateKubeFinalizerName(f, index(child(META, 'finalizers'), i))));
+  if (kubeFinalizers) (meta.finalizers ?? []).forEach((f, i) => errs.push(...validateKubeFinalizerName(f, index(child(META, 'finalizers'), i))));
   return errs;
 }
 

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { NOW } from '../apps/testing.js';
+import { customResourceKind, simpleJsonPath } from './custom-resource.js';
+import type { CustomResourceDefinition } from './types.js';
+
+function crd(tenant: string, over: Partial<NonNullable<CustomResourceDefinition['spec']>> = {}, established = true): CustomResourceDefinition {
+  const names = { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'] };
+  return {
+    metadata: { name: 'crontabs.stable.example.com', tenant, uid: `uid-${tenant}` },
+    spec: {
+      group: 'stable.example.com',
+      scope: 'Namespaced',
+      names,
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' } } } } } } }],
+      ...over,
+    },
+    status: { acceptedNames: names, storedVersions: ['v1'], conditions: established ? [{ type: 'Established', status: 'True' }] : [] },
+  };
+}
+
+describe('customResourceKind', () => {
+  it('serves an Established CRD’s storage version under its accepted names', () => {
+    const def = customResourceKind(crd('t1'))!;
+    expect(def).toMatchObject({ group: 'stable.example.com', version: 'v1', apiVersion: 'stable.example.com/v1', kind: 'CronTab', listKind: 'CronTabList', resource: 'crontabs', scope: 'namespace', shortNames: ['ct'], status: false });
+    expect(def.schema.properties?.['spec']).toEqual({ type: 'object', properties: { cronSpec: { type: 'string' } } });
+    expect(def.schema['x-kubernetes-group-version-kind']).toEqual([{ group: 'stable.example.com', version: 'v1', kind: 'CronTab' }]);
+    expect(def.columns.map((c) => [c.name, c.type])).toEqual([['Name', 'string'], ['Age', 'date']]);
+    expect(def.columns[1]!.cell({ metadata: { creationTimestamp: new Date(NOW - 600_000).toISOString() } }, NOW)).toBe('10m');
+  });
+
+  it('serves nothing before Established', () => {
+    expect(customResourceKind(crd('t1', {}, false))).toBeUndefined();
+  });
+
+  it('shares one definition between identical CRDs of different spaces, and not between different ones', () => {
+    expect(customResourceKind(crd('t1'))).toBe(customResourceKind(crd('t2')));
+    expect(customResourceKind(crd('t3', { scope: 'Cluster' }))).not.toBe(customResourceKind(crd('t1')));
+    expect(customResourceKind(crd('t3', { scope: 'Cluster' }))?.scope).toBe('space');
+  });
+
+  it('renders additional printer columns from their JSON paths', () => {
+    const versions = [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, additionalPrinterColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }, { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', priority: 1 }] }];
+    const def = customResourceKind(crd('t1', { versions }))!;
+    expect(def.status).toBe(true);
+    expect(def.columns.map((c) => [c.name, c.priority])).toEqual([['Name', 0], ['Spec', 0], ['Replicas', 1]]);
+    expect(def.columns.map((c) => c.cell({ metadata: { name: 'x' }, spec: { cronSpec: '* * * * */5', replicas: 3 } } as never, NOW))).toEqual(['x', '* * * * */5', 3]);
+    expect(simpleJsonPath({ status: { items: ['a', 'b'] } }, '.status.items[1]')).toBe('b');
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * Cross-space leak suite: CustomResourceDefinitions. A t1 CRD is invisible to t2 by every URL
+ * form (list, get, the t1 and all-spaces prefixes, watch), cannot be changed or deleted from t2,
+ * and only the system admin's all-spaces view lists both spaces' CRDs, with a TENANT column. Its
+ * custom resources are served in t1 alone (paths, watch, legacy and aggregated discovery). The
+ * shared view/edit/admin roles grant no CRDs, as Kubernetes' do not.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
+import { createKubectl, kubectlForTests, type Kubectl } from '../harness/kubectl.js';
+import { parseTable } from '../harness/kubectl-output.js';
+import { grant, grantAndWait, userKubeconfig, waitForTenantPhase, eventually, type UserCredentials } from '../harness/spaces.js';
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const kubectlPath = kubectlForTests(['1.33']);
+
+const crd = (plural: string, kind: string) => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${plural}.stable.example.com` },
+  spec: {
+    group: 'stable.example.com',
+    scope: 'Namespaced',
+    names: { plural, kind },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+});
+
+describe.each(backendCases(kubectlPath !== undefined))('CRD leaks on the $backend backend', ({ backend, skip }) => {
+  describe.skipIf(skip)('a t1 CRD', () => {
+    let cluster: TestCluster;
+    let kubectl: Kubectl;
+    let alice: UserCredentials;
+    let bob: UserCredentials;
+    let carol: UserCredentials;
+    let allSpaces: UserCredentials;
+
+    beforeAll(async () => {
+      cluster = await startCluster(backend);
+      kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
+      for (const t of ['t1', 't2']) {
+        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
+        expect(res.status, res.body).toBe(201);
+        await waitForTenantPhase(cluster, t, 'Active');
+      }
+      alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
+      bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
+      carol = await userKubeconfig(cluster, { tenant: 't1', user: 'carol' });
+      allSpaces = await userKubeconfig(cluster, { tenant: 'system', user: 'root', groups: ['system:masters'], space: 'all' });
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, CRDS);
+      await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, CRDS);
+      expect((await alice.api.request('POST', CRDS, { json: crd('secrettabs', 'SecretTab') })).status).toBe(201);
+      expect((await bob.api.request('POST', CRDS, { json: crd('bobtabs', 'BobTab') })).status).toBe(201);
+    });
+
+    afterAll(async () => {
+      for (const u of [alice, bob, carol, allSpaces]) u?.api.close();
+      await kubectl?.cleanup();
+      await cluster?.cleanup();
+    });
+
+    it('is invisible to t2 by list, get, the t1 and all-spaces prefixes and watch', async () => {
+      const list = await bob.api.request('GET', CRDS);
+      expect(list.status).toBe(200);
+      expect(list.json<{ items: Array<{ metadata: { name: string } }> }>().items.map((i) => i.metadata.name)).toEqual(['bobtabs.stable.example.com']);
+      expect((await bob.api.request('GET', `${CRDS}/secrettabs.stable.example.com`)).status).toBe(404);
+      for (const path of [`/tenants/t1${CRDS}`, `/tenants/t1${CRDS}/secrettabs.stable.example.com`, `/tenants/all${CRDS}`, `/tenants/all${CRDS}?watch=true&timeoutSeconds=1`]) {
+        const res = await bob.api.request('GET', path);
+        expect(res.status, `${path}: ${res.body}`).toBe(403);
+        expect(res.body).not.toContain('secrettabs');
+      }
+      // A watch open while t1 creates another CRD hears nothing of either.
+      const watching = bob.api.request('GET', `${CRDS}?watch=true&timeoutSeconds=2`);
+      expect((await alice.api.request('POST', CRDS, { json: crd('newtabs', 'NewTab') })).status).toBe(201);
+      const watched = await watching;
+      expect(watched.status).toBe(200);
+      expect(watched.body).toContain('bobtabs.stable.example.com');
+      expect(watched.body).not.toContain('secrettabs');
+      expect(watched.body).not.toContain('newtabs');
+    });
+
+    it('cannot be changed or deleted from t2', async () => {
+      const name = `${CRDS}/secrettabs.stable.example.com`;
+      const patch = await bob.api.request('PATCH', name, { body: '{"metadata":{"labels":{"x":"y"}}}', headers: { 'content-type': 'application/merge-patch+json' } });
+      expect(patch.status).toBe(404);
+      expect((await bob.api.request('DELETE', name)).status).toBe(404);
+      expect((await bob.api.request('PUT', `${name}/status`, { json: crd('secrettabs', 'SecretTab') })).status).toBe(404);
+      const still = await alice.api.request('GET', name);
+      expect(still.status).toBe(200);
+      expect(still.json<{ metadata: { labels?: object; deletionTimestamp?: string } }>().metadata).not.toHaveProperty('deletionTimestamp');
+    });
+
+    it('is listed with t2’s, under a TENANT column, only in the system admin’s all-spaces view', async () => {
+      await eventually('both spaces’ CRDs to be listed', async () => (await allSpaces.api.request('GET', `/tenants/all${CRDS}`)).body.includes('newtabs'));
+      const got = await kubectl.run(['get', 'crd'], { kubeconfig: allSpaces.kubeconfig, version: '1.33' });
+      expect(got.code, got.stderr).toBe(0);
+      const table = parseTable(got.stdout);
+      expect(table.header).toEqual(['TENANT', 'NAME', 'CREATED AT']);
+      expect(table.rows.map((r) => [r['TENANT'], r['NAME']]).sort()).toEqual([
+        ['t1', 'newtabs.stable.example.com'],
+        ['t1', 'secrettabs.stable.example.com'],
+        ['t2', 'bobtabs.stable.example.com'],
+      ]);
+    });
+
+    it('serves its custom resources in t1 only: not to t2, nor to the system space, by any path or discovery', async () => {
+      const path = '/apis/stable.example.com/v1/namespaces/default/secrettabs';
+      await eventually('t1 to serve secrettabs', async () => (await alice.api.request('GET', path)).status === 200);
+      const made = await alice.api.request('POST', path, { json: { apiVersion: 'stable.example.com/v1', kind: 'SecretTab', metadata: { name: 'hidden' }, data: 'of-t1' } });
+      expect(made.status, made.body).toBe(201);
+      for (const api of [bob.api, cluster.api]) {
+        for (const p of [path, `${path}/hidden`, '/apis/stable.example.com/v1/secrettabs', `/apis/stable.example.com/v1/secrettabs?watch=true&timeoutSeconds=1`]) {
+          const res = await api.request('GET', p);
+          expect(res.status, `${p}: ${res.body}`).toBe(404);
+          expect(res.body).not.toContain('of-t1');
+        }
+        for (const [p, accept] of [
+          ['/apis', 'application/json'],
+          ['/apis', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'],
+          ['/apis/stable.example.com/v1', 'application/json'],
+        ] as const) {
+          expect((await api.request('GET', p, { headers: { accept } })).body).not.toContain('secrettabs');
+        }
+      }
+      expect((await bob.api.request('GET', '/apis/stable.example.com/v1')).json<{ resources: Array<{ name: string }> }>().resources.map((r) => r.name)).toEqual(['bobtabs']);
+      expect((await bob.api.request('DELETE', `${path}/hidden`)).status).toBe(404);
+      expect((await alice.api.request('GET', `${path}/hidden`)).json<{ data: string }>().data).toBe('of-t1');
+    });
+
+    it('is not granted by the shared view, edit and admin roles', async () => {
+      for (const clusterRole of ['view', 'edit', 'admin']) await grant(cluster, { tenant: 't1', clusterRole, user: 'carol' });
+      // Once the last grant applies, carol may list pods space-wide, and still no CRDs.
+      await eventually('admin to apply to carol', async () => (await carol.api.request('GET', '/api/v1/secrets')).status === 200);
+      expect((await carol.api.request('GET', CRDS)).status).toBe(403);
+      expect((await carol.api.request('POST', CRDS, { json: crd('caroltabs', 'CarolTab') })).status).toBe(403);
+    });
+  });
+});
