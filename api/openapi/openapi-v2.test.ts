@@ -16,7 +16,11 @@ function* schemasIn(value: unknown): Generator<Json> {
   if (Array.isArray(value)) for (const v of value) yield* schemasIn(v);
   else if (value && typeof value === 'object') {
     yield value as Json;
-    for (const v of Object.values(value)) yield* schemasIn(v);
+    for (const [key, v] of Object.entries(value)) {
+      // A map of schemas by name is no schema itself (JSONSchemaProps has properties named anyOf, $ref …).
+      if ((key === 'properties' || key === 'definitions') && v && typeof v === 'object') for (const s of Object.values(v)) yield* schemasIn(s);
+      else yield* schemasIn(v);
+    }
   }
 }
 
