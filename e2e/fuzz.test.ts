@@ -33,7 +33,12 @@ const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED)
 const ONLY = process.env.FUZZ_REQUEST !== undefined ? Number(process.env.FUZZ_REQUEST) : undefined;
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 4);
 const MAX_REQUESTS = 1_000_000;
-const MAX_STALL_MS = 200;
+/**
+ * The stall bound: 200 ms for a run of its own (`npm run fuzz`, FUZZ_SECONDS set). The short run
+ * inside `npm test` shares two cores with other e2e files, and garbage collection after the 3 MiB
+ * bodies it sends counts as the loop's own CPU: it is held to 500 ms.
+ */
+const MAX_STALL_MS = process.env.FUZZ_SECONDS !== undefined ? 200 : 500;
 const PROBE_INTERVAL_MS = 250;
 const PROBE = join(REPO_ROOT, 'dist/e2e/harness/fuzz/loop-probe.js');
 
