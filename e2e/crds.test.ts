@@ -9,7 +9,7 @@ import { stringify as toYaml } from 'yaml';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
 import { parseTable } from './harness/kubectl-output.js';
-import { eventually, grantAndWait, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
+import { createTenants, eventually, grantAndWait, userKubeconfig, type UserCredentials } from './harness/spaces.js';
 
 const versions: KubectlVersion[] = ['1.27', '1.33'];
 const kubectlPath = kubectlForTests(versions);
@@ -41,11 +41,7 @@ describe.each(backendCases(kubectlPath !== undefined))('CRDs on the $backend bac
     beforeAll(async () => {
       cluster = await startCluster(backend);
       kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
-      for (const t of ['t1', 't2']) {
-        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-        expect(res.status, res.body).toBe(201);
-        await waitForTenantPhase(cluster, t, 'Active');
-      }
+      await createTenants(cluster, 't1', 't2');
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
       bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
       await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, CRDS);

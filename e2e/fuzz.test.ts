@@ -26,7 +26,7 @@ import { describeRequest, inFlight, loopSamples, runFuzz, serverErrors, type Run
 import { fuzzAgent } from './harness/fuzz/send.js';
 import { configMap, namespace } from './harness/manifests.js';
 import { REPO_ROOT } from './harness/server.js';
-import { createInSpace, grant, grantAndWait, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
+import { createInSpace, createTenants, grant, grantAndWait, userKubeconfig, type UserCredentials } from './harness/spaces.js';
 
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 25);
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
@@ -97,11 +97,7 @@ describe.each(backendCases())('fuzzing on the $backend backend', ({ backend, ski
       const nodeOptions = `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(PROBE).href}`.trim();
       cluster = await startCluster(backend, { env: { NODE_OPTIONS: nodeOptions, KUBE_SPACES_LOOP_PROBE: join(probeDir, 'loop.jsonl') } });
       adminToken = await kubeconfigToken(cluster.server.adminKubeconfig);
-      for (const t of [FUZZ_TENANT, 'leak-a', 'leak-b']) {
-        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-        expect(res.status, res.body).toBe(201);
-        await waitForTenantPhase(cluster, t, 'Active');
-      }
+      await createTenants(cluster, FUZZ_TENANT, 'leak-a', 'leak-b');
       mallory = await userKubeconfig(cluster, { tenant: FUZZ_TENANT, user: 'mallory' });
       alice = await userKubeconfig(cluster, { tenant: 'leak-a', user: 'alice' });
       bob = await userKubeconfig(cluster, { tenant: 'leak-b', user: 'bob' });

@@ -204,7 +204,9 @@ items:
       expect(again.body).toBe('');
       expect((await cluster.api.request('GET', '/openapi/v2', { headers: { accept: 'application/json', 'if-none-match': '"other"' } })).status).toBe(200);
 
-      expect((await cluster.api.request('GET', '/openapi/v2', { headers: { accept: 'text/html' } })).status).toBe(406);
+      const refused = await cluster.api.request('GET', '/openapi/v2', { headers: { accept: 'text/html' } });
+      expect(refused.status).toBe(406);
+      expect(refused.json()).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
 
       // The v3 documents revalidate the same way.
       const v3 = await cluster.api.request('GET', '/openapi/v3/apis/apps/v1');

@@ -18,7 +18,7 @@ import { backendCases, startCluster, type TestCluster } from './harness/cluster.
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlResult, type KubectlVersion, type RunOptions } from './harness/kubectl.js';
 import { parseTable } from './harness/kubectl-output.js';
 import { configMap, deployment, namespace, pod, secret, type Manifest } from './harness/manifests.js';
-import { certificateKubeconfig, createInSpace, eventually, inSpace, userKubeconfig, waitForTenantPhase } from './harness/spaces.js';
+import { certificateKubeconfig, createInSpace, createTenants, eventually, inSpace, userKubeconfig } from './harness/spaces.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
@@ -311,13 +311,7 @@ describe.each(backendCases(kubectlPath !== undefined))('RBAC on the $backend bac
     beforeAll(async () => {
       cluster = await startCluster(backend);
       system = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
-      await Promise.all(
-        ['t1', 't2', 't3', 't4'].map(async (t) => {
-          const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-          expect(res.status, res.body).toBe(201);
-          await waitForTenantPhase(cluster, t, 'Active');
-        }),
-      );
+      await createTenants(cluster, 't1', 't2', 't3', 't4');
       // Tokens are appended to one file by each `kube-spaces kubeconfig --token`: one at a time.
       for (const [t, name, groups] of [['t1', 'admin'], ['t1', 'alice'], ['t2', 'alice', ['ops']], ['t3', 'alice']] as const) {
         await addUser(t, name, { token: true, groups: groups ? [...groups] : undefined });

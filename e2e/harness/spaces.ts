@@ -41,6 +41,17 @@ export async function waitForTenantPhase(cluster: TestCluster, name: string, pha
   });
 }
 
+/** Creates Tenants (through the admin client, together) and waits until each space is Active. */
+export async function createTenants(cluster: TestCluster, ...names: string[]): Promise<void> {
+  await Promise.all(
+    names.map(async (name) => {
+      const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name } } });
+      if (res.status !== 201) throw new Error(`creating tenant ${name}: ${res.status} ${res.body}`);
+      await waitForTenantPhase(cluster, name, 'Active');
+    }),
+  );
+}
+
 export interface UserCredentials {
   kubeconfig: string;
   token: string;

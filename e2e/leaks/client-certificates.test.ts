@@ -9,7 +9,7 @@ import { createApiClient, kubeconfigToken } from '../harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl } from '../harness/kubectl.js';
 import { configMap, namespace } from '../harness/manifests.js';
-import { certificateKubeconfig, grantAndWait, waitForTenantPhase, type CertificateCredentials } from '../harness/spaces.js';
+import { certificateKubeconfig, createTenants, grantAndWait, type CertificateCredentials } from '../harness/spaces.js';
 
 const kubectlPath = kubectlForTests(['1.33']);
 
@@ -23,11 +23,7 @@ describe.each(backendCases(kubectlPath !== undefined))('client-certificate users
     beforeAll(async () => {
       cluster = await startCluster(backend);
       kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
-      for (const t of ['t1', 't2']) {
-        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-        expect(res.status, res.body).toBe(201);
-        await waitForTenantPhase(cluster, t, 'Active');
-      }
+      await createTenants(cluster, 't1', 't2');
       // alice claims the most powerful group there is; it must not matter outside her space.
       alice = await certificateKubeconfig(cluster, { tenant: 't1', user: 'alice', groups: ['system:masters'] });
       bob = await certificateKubeconfig(cluster, { tenant: 't2', user: 'bob' });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl } from '../harness/kubectl.js';
 import { parseTable } from '../harness/kubectl-output.js';
-import { grant, grantAndWait, userKubeconfig, waitForTenantPhase, eventually, type UserCredentials } from '../harness/spaces.js';
+import { createTenants, eventually, grant, grantAndWait, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const kubectlPath = kubectlForTests(['1.33']);
@@ -38,11 +38,7 @@ describe.each(backendCases(kubectlPath !== undefined))('CRD leaks on the $backen
     beforeAll(async () => {
       cluster = await startCluster(backend);
       kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
-      for (const t of ['t1', 't2']) {
-        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-        expect(res.status, res.body).toBe(201);
-        await waitForTenantPhase(cluster, t, 'Active');
-      }
+      await createTenants(cluster, 't1', 't2');
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
       bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
       carol = await userKubeconfig(cluster, { tenant: 't1', user: 'carol' });

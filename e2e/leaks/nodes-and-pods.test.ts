@@ -10,7 +10,7 @@ import { backendCases, startCluster, type TestCluster } from '../harness/cluster
 import { createKubectl, kubectlForTests, type Kubectl } from '../harness/kubectl.js';
 import { parseTable } from '../harness/kubectl-output.js';
 import { namespace, pod } from '../harness/manifests.js';
-import { eventually, grantAndWait, inSpace, userKubeconfig, waitForTenantPhase, type UserCredentials } from '../harness/spaces.js';
+import { createTenants, eventually, grantAndWait, inSpace, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
 
 const kubectlPath = kubectlForTests(['dispatcher', '1.27']);
 
@@ -31,11 +31,7 @@ describe.each(backendCases(kubectlPath !== undefined))('node and pod leaks on th
 
     beforeAll(async () => {
       cluster = await startCluster(backend);
-      for (const t of ['t1', 't2']) {
-        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-        expect(res.status, res.body).toBe(201);
-        await waitForTenantPhase(cluster, t, 'Active');
-      }
+      await createTenants(cluster, 't1', 't2');
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
       bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
       // Both may do anything in their own space: what they are refused below, the server refuses.

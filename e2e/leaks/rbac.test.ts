@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { configMap, namespace, secret, type Manifest } from '../harness/manifests.js';
-import { certificateKubeconfig, createInSpace, eventually, inSpace, userKubeconfig, waitForTenantPhase } from '../harness/spaces.js';
+import { certificateKubeconfig, createInSpace, createTenants, eventually, inSpace, userKubeconfig, waitForTenantPhase } from '../harness/spaces.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `${RBAC}/v1`;
@@ -75,13 +75,7 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
 
     beforeAll(async () => {
       cluster = await startCluster(backend);
-      await Promise.all(
-        ['t1', 't2'].map(async (t) => {
-          const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-          expect(res.status, res.body).toBe(201);
-          await waitForTenantPhase(cluster, t, 'Active');
-        }),
-      );
+      await createTenants(cluster, 't1', 't2');
       // Token rows go into one file: one at a time. Certificates are issued together.
       for (const [t, name] of [['t1', 'admin'], ['t2', 'alice']] as const) {
         const issued = await userKubeconfig(cluster, { tenant: t, user: name });

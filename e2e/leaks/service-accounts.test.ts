@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { createApiClient, type ApiClient } from '../harness/api-client.js';
 import { configMap, namespace } from '../harness/manifests.js';
-import { grantAndWait, userKubeconfig, waitForTenantPhase, type UserCredentials } from '../harness/spaces.js';
+import { createTenants, grantAndWait, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
 
 const account = (name: string) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'ns1' } });
 const tokenRequest = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} };
@@ -28,11 +28,7 @@ describe.each(backendCases())('service-account tokens on the $backend backend', 
 
     beforeAll(async () => {
       cluster = await startCluster(backend);
-      for (const t of ['t1', 't2']) {
-        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-        expect(res.status, res.body).toBe(201);
-        await waitForTenantPhase(cluster, t, 'Active');
-      }
+      await createTenants(cluster, 't1', 't2');
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
       bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
       await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
-import { eventually, inSpace, userKubeconfig, waitForTenantPhase, type UserCredentials } from '../harness/spaces.js';
+import { createTenants, eventually, inSpace, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
 
 const PATHS = {
   service: '/api/v1/namespaces/default/services/kubernetes',
@@ -35,12 +35,8 @@ describe.each(backendCases())('space defaults on the $backend backend', ({ backe
 
     beforeAll(async () => {
       cluster = await startCluster(backend);
-      for (const t of ['t1', 't2', 't3']) {
-        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-        expect(res.status, res.body).toBe(201);
-        await waitForTenantPhase(cluster, t, 'Active');
-        await eventually(`the defaults of ${t}`, () => allPresent(t));
-      }
+      await createTenants(cluster, 't1', 't2', 't3');
+      for (const t of ['t1', 't2', 't3']) await eventually(`the defaults of ${t}`, () => allPresent(t));
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'admin' });
       await eventually('admin to manage t1', async () => (await alice.api.request('GET', PATHS.service)).status === 200);
     });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { configMap, namespace } from '../harness/manifests.js';
-import { grantAndWait, userKubeconfig, waitForTenantPhase, type UserCredentials } from '../harness/spaces.js';
+import { createTenants, grantAndWait, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
 
 describe.each(backendCases())('tenant gate on the $backend backend', ({ backend, skip }) => {
   describe.skipIf(skip)('a t1 user', () => {
@@ -16,11 +16,7 @@ describe.each(backendCases())('tenant gate on the $backend backend', ({ backend,
 
     beforeAll(async () => {
       cluster = await startCluster(backend);
-      for (const t of ['t1', 't2']) {
-        const res = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: t } } });
-        expect(res.status, res.body).toBe(201);
-        await waitForTenantPhase(cluster, t, 'Active');
-      }
+      await createTenants(cluster, 't1', 't2');
       alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
       bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
       // Each user may do anything in their own space: whatever alice is refused below, the tenant

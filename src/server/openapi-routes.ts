@@ -106,8 +106,8 @@ export const openApiRoutes: FastifyPluginAsync<OpenApiRoutesOptions> = async (ap
   app.get('/openapi/v2', async (request, reply) => {
     reply.header('Vary', 'Accept');
     const form = swaggerFormAsked(request.headers.accept);
-    // kube-openapi answers an unacceptable Accept with a bare 406.
-    if (!form) return reply.code(406).send();
+    // kube-openapi answers a bare 406; ours is a Status, as every error answer here is.
+    if (!form) throw new ApiError(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
     const doc = swaggerFor(viewOf(request));
     const etag = `"${doc.json.hash}"`;
     reply.header('Etag', etag);
