@@ -288,6 +288,19 @@ describe.each(backendCases())('malformed requests on the $backend backend', ({ b
       expect(await revision()).toBe(revisionBefore);
     });
 
+    // Found by the fuzzer: a non-ASCII field name made Node refuse the Warning header (500).
+    it('warns of unknown fields with non-ASCII and control characters in Go-quoted, UTF-8 Warning headers', async () => {
+      const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"odd-fields"},"data":{},"ünïcödé\\u0085":1,"ctl\\u0001":2}`;
+      const res = await cluster.api.request('POST', cms(fixtures), raw(body, 'application/json'));
+      expect(res.status, res.body).toBe(201);
+      const warnings = [res.headers.warning].flat().join(', ');
+      expect(Buffer.from(warnings, 'latin1').toString('utf8')).toBe(String.raw`299 - "unknown field \"ünïcödé\\u0085\"", 299 - "unknown field \"ctl\\x01\""`);
+      const strict = await cluster.api.request('POST', `${cms(fixtures)}?fieldValidation=Strict`, raw(body.replace('odd-fields', 'odd-strict'), 'application/json'));
+      expect(strict.status).toBe(400);
+      expect(strict.json<{ message: string }>().message).toBe(String.raw`ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "ünïcödé\u0085", unknown field "ctl\x01"`);
+      await cluster.api.request('DELETE', `${cms(fixtures)}/odd-fields`);
+    });
+
     it('still serves the fixtures unchanged afterwards', async () => {
       expect(await cluster.read(`/api/v1/namespaces/${fixtures.ns}/configmaps/cm`)).toMatchObject({ data: { a: '2' } });
       expect(await cluster.read(`/apis/apps/v1/namespaces/${fixtures.ns}/deployments/web`)).toMatchObject({ spec: { replicas: 2 } });

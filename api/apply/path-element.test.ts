@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparePathElements, parsePathElement, pathToString, serializePathElement, type PathElement } from './path-element.js';
+import { comparePathElements, goQuote, parsePathElement, pathToString, serializePathElement, type PathElement } from './path-element.js';
 
 describe('path elements', () => {
   it.each<[string, PathElement]>([
@@ -30,5 +30,18 @@ describe('path elements', () => {
     expect(pathToString([{ field: 'ports' }, { key: [['containerPort', 80], ['protocol', 'TCP']] }])).toBe('.ports[containerPort=80,protocol="TCP"]');
     expect(pathToString([{ field: 'finalizers' }, { value: 'a"b' }])).toBe('.finalizers[="a\\"b"]');
     expect(pathToString([{ field: 'args' }, { index: 2 }])).toBe('.args[2]');
+  });
+
+  it.each([
+    ['plain', '"plain"'],
+    ['ünïcödé', '"ünïcödé"'],
+    ['a"b\\c', String.raw`"a\"b\\c"`],
+    ['tab\there\n', String.raw`"tab\there\n"`],
+    ['\x01\x7f', String.raw`"\x01\x7f"`],
+    ['\u0085\u00ad\u2028', String.raw`"\u0085\u00ad\u2028"`],
+    ['\u{e0001}', String.raw`"\U000e0001"`],
+    ['\ud800', '"\ufffd"'],
+  ])('quotes %j as Go’s %%q does', (text, quoted) => {
+    expect(goQuote(text)).toBe(quoted);
   });
 });

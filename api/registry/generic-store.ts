@@ -16,6 +16,7 @@ import type { KeyValue, Store } from '../../storage/store.js';
 import type { LabelSelector } from '../selection/label-selector.js';
 import { canonicalizeQuantities, checkObject, dropFields } from '../schema/check-object.js';
 import { computeUpdateManagedFields, FieldSet, fieldsOutside, statusResetFields } from '../apply/index.js';
+import { goQuote } from '../apply/path-element.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
 import { alreadyExists, badRequest, conflict, expired, fromStorageError, invalid, notFound } from './api-errors.js';
 import type { FieldError } from './field-error.js';
@@ -152,7 +153,7 @@ function isReason(err: unknown, reason: ApiError['reason']): boolean {
 
 /** Go's wording for unknown fields: `strict decoding error: unknown field "a", unknown field "b"`. */
 function strictDecodingError(unknown: string[], duplicates: string[] = []): string {
-  return `strict decoding error: ${[...duplicates.map((f) => `duplicate field "${f}"`), ...unknown.map((f) => `unknown field "${f}"`)].join(', ')}`;
+  return `strict decoding error: ${[...duplicates.map((f) => `duplicate field ${goQuote(f)}`), ...unknown.map((f) => `unknown field ${goQuote(f)}`)].join(', ')}`;
 }
 
 /** A PUT body or a patch result must name the object of the URL (no name is no match), as kube-apiserver's checkName says. */
@@ -411,7 +412,7 @@ export class GenericStore {
     if (check.unknownFields.length > 0) {
       const validation = opts.fieldValidation ?? 'Ignore';
       if (validation === 'Strict') throw invalidPatch(strictDecodingError(check.unknownFields));
-      if (validation === 'Warn') for (const f of check.unknownFields) opts.warnings?.push(`unknown field "${f}"`);
+      if (validation === 'Warn') for (const f of check.unknownFields) opts.warnings?.push(`unknown field ${goQuote(f)}`);
       dropFields(obj, check.unknownFields);
     }
     obj.metadata ??= {};
@@ -675,8 +676,8 @@ export class GenericStore {
         throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${strictDecodingError(check.unknownFields, duplicates)}`);
       }
       if (validation === 'Warn') {
-        for (const f of duplicates) opts.warnings?.push(`duplicate field "${f}"`);
-        for (const f of check.unknownFields) opts.warnings?.push(`unknown field "${f}"`);
+        for (const f of duplicates) opts.warnings?.push(`duplicate field ${goQuote(f)}`);
+        for (const f of check.unknownFields) opts.warnings?.push(`unknown field ${goQuote(f)}`);
       }
       dropFields(obj, check.unknownFields);
     }

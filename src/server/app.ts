@@ -97,8 +97,11 @@ export function buildApp(deps: AppDeps): KubeApp {
   });
   // While draining, each answer ends its connection: a kept-alive idle connection would hold
   // close() open until the drain timeout.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (_request, reply, payload) => {
     if (shuttingDown) reply.header('connection', 'close');
+    // Node writes the head in a string body's encoding (UTF-8), which would encode the UTF-8
+    // bytes of a Warning header a second time; a Buffer body leaves the head in latin1, byte for byte.
+    return typeof payload === 'string' && reply.hasHeader('warning') ? Buffer.from(payload) : payload;
   });
   dropStalledBodies(app);
   app.addHook('onRequest', authenticateRequest(deps.authenticate, deps.authorizer, deps.tenantExists));

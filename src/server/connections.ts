@@ -105,6 +105,28 @@ export function answerClientError(err: ClientError, socket: Socket): void {
   socket.end(isHead ? head : head + json, () => setTimeout(() => socket.destroy(), CLOSE_LINGER_MS).unref());
 }
 
+/** A body still arriving when its request is answered is drained up to this size and time. */
+const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
+const DRAIN_MAX_MS = 2_000;
+
+/** Reads the rest of a request body and drops it; false when it has not all come within DRAIN_MAX_MS. */
+function bodyDrained(req: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    const finish = (done: boolean): void => {
+      clearTimeout(timer);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      resolve(done);
+    };
+    const onEnd = (): void => finish(true);
+    const onError = (): void => finish(false);
+    const timer = setTimeout(onError, DRAIN_MAX_MS);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.resume();
+  });
+}
+
 /**
  * Drops a connection whose request body stops arriving for BODY_IDLE_TIMEOUT_MS (a request
  * announcing more `Content-Length` than it sends), and only while the body arrives: once it is
@@ -124,9 +146,14 @@ export function dropStalledBodies(app: FastifyInstance): void {
     if (request.raw.socket?.timeout === BODY_IDLE_TIMEOUT_MS) request.raw.socket.setTimeout(0);
     done();
   });
-  // Answered before its body arrived (refused by authentication, say): the connection closes
-  // after the answer, as Go's server does, rather than waiting on the rest of the body.
+  // Answered before its body arrived (refused by authentication or too large, say): a client
+  // still sending would have its connection reset under it and lose the answer, so a body of a
+  // bounded size is read and dropped first (Go's server lingers the same way before closing).
+  // One that does not arrive in time closes the connection after the answer.
   app.addHook('onSend', async (request, reply) => {
-    if (!request.raw.complete) reply.header('connection', 'close');
+    const raw = request.raw;
+    if (raw.complete) return;
+    if (Number(raw.headers['content-length']) <= DRAIN_MAX_BYTES && (await bodyDrained(raw))) return;
+    reply.header('connection', 'close');
   });
 }

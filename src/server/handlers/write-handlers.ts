@@ -11,6 +11,7 @@ import { scaleSchema } from '../../../api/schema/autoscaling-types.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
 import { ApiError } from '../status.js';
+import { warningHeaders } from '../warning-headers.js';
 import { applyConfiguration, applyConflictError, fieldManagerName, FieldSet, fieldsOutside, statusResetFields } from '../../../api/apply/index.js';
 import type { JsonObject, JsonValue } from '../../../api/apply/json-value.js';
 import { boolParam, dryRunParam, fieldSelectorParam, fieldValidationParam, labelSelectorParam, param, type Query } from './query.js';
@@ -44,7 +45,8 @@ function writeOptions(request: FastifyRequest): WriteOptions & { warnings: strin
 
 /** `Warning: 299 - "text"` headers, which kubectl prints as `Warning: text`. */
 function addWarnings(reply: FastifyReply, warnings: string[]): void {
-  if (warnings.length > 0) reply.header('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  const headers = warningHeaders(warnings);
+  if (headers.length > 0) reply.header('Warning', headers);
 }
 
 async function objectBody(request: FastifyRequest, kind: string): Promise<KubeObject> {
