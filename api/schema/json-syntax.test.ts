@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH, scanJson } from './json-syntax.js';
+import { MAX_BODY_DEPTH, MAX_OBJECT_KEYS, scanJson } from './json-syntax.js';
 
 describe('scanJson: syntax and nesting', () => {
   // Expected texts are Go's encoding/json scanner messages for the same input.
@@ -42,6 +42,13 @@ describe('scanJson: syntax and nesting', () => {
     expect(scanJson(nested(MAX_BODY_DEPTH)).error).toBeUndefined();
     expect(scanJson(nested(MAX_BODY_DEPTH + 1)).error).toBe("invalid character '[' exceeded max depth");
     expect(scanJson('{"a":'.repeat(1_000_000)).error).toBe("invalid character '{' exceeded max depth");
+  });
+
+  it('bounds the keys of one object, by its path', () => {
+    const keys = (count: number): string => `{${Array.from({ length: count }, (_, i) => `"k${i}":1`).join(',')}}`;
+    expect(scanJson(keys(MAX_OBJECT_KEYS)).error).toBeUndefined();
+    expect(scanJson(keys(MAX_OBJECT_KEYS + 1)).error).toBe(`object at the top level has more than ${MAX_OBJECT_KEYS} keys`);
+    expect(scanJson(`{"spec":{"items":[1,${keys(MAX_OBJECT_KEYS + 1)}]}}`).error).toBe(`object "spec.items[1]" has more than ${MAX_OBJECT_KEYS} keys`);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH } from './json-syntax.js';
+import { MAX_BODY_DEPTH, MAX_OBJECT_KEYS } from './json-syntax.js';
 import { decodeYaml } from './yaml-body.js';
 
 describe('decodeYaml', () => {
@@ -37,8 +37,14 @@ describe('decodeYaml', () => {
   });
 
   it('finds duplicates among many keys in one pass', () => {
-    const lines = Array.from({ length: 20_000 }, (_, i) => `k${i}: v`);
+    const lines = Array.from({ length: MAX_OBJECT_KEYS }, (_, i) => `k${i}: v`);
     lines.push('k7: again');
     expect(decodeYaml(lines.join('\n')).duplicateFields).toEqual(['k7']);
+  });
+
+  it('bounds the keys of one mapping', () => {
+    const keys = (count: number, indent = ''): string => Array.from({ length: count }, (_, i) => `${indent}k${i}: v`).join('\n');
+    expect(() => decodeYaml(keys(MAX_OBJECT_KEYS + 1))).toThrow(`yaml: object at the top level has more than ${MAX_OBJECT_KEYS} keys`);
+    expect(() => decodeYaml(`spec:\n  data:\n${keys(MAX_OBJECT_KEYS + 1, '    ')}`)).toThrow(`yaml: object "spec.data" has more than ${MAX_OBJECT_KEYS} keys`);
   });
 });

@@ -4,14 +4,15 @@
  * over the parsed nodes finds duplicates with a set per mapping, reported as `duplicate field
  * "<path>"` like JSON's (fieldValidation decides). The same walk bounds nesting
  * (`MAX_BODY_DEPTH`, as for JSON) and what aliases may add: no more nodes than the document
- * itself holds (plus `ALIAS_ALLOWANCE`), so a billion laughs is refused before it is expanded.
+ * itself holds (plus `ALIAS_ALLOWANCE`), so a billion laughs is refused before it is expanded,
+ * and the keys of one mapping (`MAX_OBJECT_KEYS`, as for JSON).
  *
  * @example
  *   decodeYaml('metadata:\n  name: a\n  name: b\n')
  *   // { value: { metadata: { name: 'b' } }, duplicateFields: ['metadata.name'] }
  */
 import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Lexer, LineCounter, Parser, type Document, type Node, type CST, type YAMLMap, type YAMLSeq } from 'yaml';
-import { MAX_BODY_DEPTH } from './json-syntax.js';
+import { MAX_BODY_DEPTH, MAX_OBJECT_KEYS, tooManyKeysMessage } from './json-syntax.js';
 
 /** Nodes aliases may add to a small document whatever its own size. */
 export const ALIAS_ALLOWANCE = 10_000;
@@ -111,6 +112,7 @@ function inspect(doc: Document): string[] {
       const key = keyText(item.key);
       childPath = top.path === '' ? key : `${top.path}.${key}`;
       if (top.keys.has(key)) duplicates.push(childPath);
+      else if (top.keys.size === MAX_OBJECT_KEYS) throw new YamlDecodeError(`yaml: ${tooManyKeysMessage(top.path)}`);
       else top.keys.add(key);
       child = item.value;
     }

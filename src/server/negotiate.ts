@@ -7,14 +7,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
-import { scanJson } from '../../api/schema/json-syntax.js';
 import { YamlDecodeError } from '../../api/schema/yaml-body.js';
 import { decodeObject, encodeObject, encodeWatchFrame, hasProtobufForm, PROTOBUF_MEDIA_TYPE, typeMetaOf, type TypedObject, type TypeMeta } from '../../api/protobuf/codec.js';
 import { inGoFieldOrder } from '../../api/protobuf/go-field-order.js';
 import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
 import { encodeJson, requestWantsPretty } from './json-body.js';
 import { ApiError, type Status } from './status.js';
-import { decodeYamlBody } from './yaml-decoder.js';
+import { decodeYamlBody, scanJsonBody } from './body-decoder.js';
 
 /** `pretty`: the Accept range asked for indented JSON (`application/json;pretty=1`). */
 export type TextFormat = { kind: 'json'; pretty?: true } | { kind: 'yaml' } | { kind: 'table'; version: 'v1' | 'v1beta1'; pretty?: true };
@@ -185,7 +184,7 @@ function isYaml(type: string): boolean {
  * unrecognized", for a patch Go's decoder error alone, for apply "error decoding YAML". JSON is
  * scanned first (syntax, nesting, duplicate keys: `json-syntax.ts`), so every walk after parsing
  * is bounded; YAML that is JSON (kubectl's apply sends JSON) takes the same path, other YAML goes
- * through `yaml-decoder.ts`. Keys a JSON or YAML object body held twice land in
+ * through `body-decoder.ts`. Keys a JSON or YAML object body held twice land in
  * `request.kube.duplicateFields` for fieldValidation. A protobuf body keeps its envelope's kind
  * and apiVersion, which the registry checks against the URL.
  */
@@ -202,7 +201,7 @@ export async function decodeBody(request: FastifyRequest, kind?: string): Promis
     }
   }
   const text = body.toString('utf8');
-  const scan = scanJson(text);
+  const scan = await scanJsonBody(text);
   const syntaxError = scan.error;
   if (syntaxError === undefined) {
     // Duplicates matter only where fieldValidation applies: object bodies and apply configurations.

@@ -11,7 +11,7 @@
  * decoding worker's work is not counted as the loop's). A stall of synchronous work shows in both; waiting for a core only in `maxMs`.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 
 export interface LoopSample {
@@ -20,6 +20,8 @@ export interface LoopSample {
   maxMs: number;
   p99Ms: number;
   busyMs: number;
+  /** The longest garbage-collection pause of the interval (part of the loop's stalls). */
+  gcMs: number;
 }
 
 const INTERVAL_MS = 250;
@@ -29,7 +31,7 @@ const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/stat`;
 
 /**
  * CPU time of the main thread alone (user + system, ms), from Linux's per-thread stat: the
- * process's figure would count the YAML decoding worker's CPU as the event loop's.
+ * process's figure would count the body decoding worker's CPU as the event loop's.
  */
 function mainThreadCpuMs(): number {
   const stat = readFileSync(MAIN_THREAD_STAT, 'latin1');
@@ -45,6 +47,10 @@ if (file && isMainThread) {
   const histogram = monitorEventLoopDelay({ resolution: TICK_MS });
   histogram.enable();
   let busyMs = 0;
+  let gcMs = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs = Math.max(gcMs, entry.duration);
+  }).observe({ entryTypes: ['gc'] });
   let lastTick = performance.now();
   let lastCpu = mainThreadCpuMs();
   setInterval(() => {
@@ -56,9 +62,10 @@ if (file && isMainThread) {
     lastCpu = cpu;
   }, TICK_MS).unref();
   const write = (): void => {
-    const sample: LoopSample = { t: Date.now(), maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, busyMs };
+    const sample: LoopSample = { t: Date.now(), maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, busyMs, gcMs };
     histogram.reset();
     busyMs = 0;
+    gcMs = 0;
     appendFileSync(file, `${JSON.stringify(sample)}\n`);
   };
   setInterval(write, INTERVAL_MS).unref();
