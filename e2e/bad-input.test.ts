@@ -301,6 +301,15 @@ describe.each(backendCases())('malformed requests on the $backend backend', ({ b
       await cluster.api.request('DELETE', `${cms(fixtures)}/odd-fields`);
     });
 
+    // Found by the fuzzer: a null in stringData reached the Secret's defaulting (500).
+    it('decodes nulls as Go does: a null map value is its zero value, a null field unset', async () => {
+      const body = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'nulls', labels: { a: null } }, type: null, stringData: { s: null }, data: { d: null } };
+      const res = await cluster.api.request('POST', `/api/v1/namespaces/${fixtures.ns}/secrets`, json(body));
+      expect(res.status, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ metadata: { labels: { a: '' } }, type: 'Opaque', data: { d: '', s: '' } });
+      await cluster.api.request('DELETE', `/api/v1/namespaces/${fixtures.ns}/secrets/nulls`);
+    });
+
     it('still serves the fixtures unchanged afterwards', async () => {
       expect(await cluster.read(`/api/v1/namespaces/${fixtures.ns}/configmaps/cm`)).toMatchObject({ data: { a: '2' } });
       expect(await cluster.read(`/apis/apps/v1/namespaces/${fixtures.ns}/deployments/web`)).toMatchObject({ spec: { replicas: 2 } });

@@ -14,7 +14,7 @@ import { isStorageError } from '../../storage/errors.js';
 import { keyPrefix, objectKey } from '../../storage/keys.js';
 import type { KeyValue, Store } from '../../storage/store.js';
 import type { LabelSelector } from '../selection/label-selector.js';
-import { canonicalizeQuantities, checkObject, dropFields } from '../schema/check-object.js';
+import { applyGoDecoding, checkObject, dropFields } from '../schema/check-object.js';
 import { computeUpdateManagedFields, FieldSet, fieldsOutside, statusResetFields } from '../apply/index.js';
 import { goQuote } from '../apply/path-element.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
@@ -408,7 +408,7 @@ export class GenericStore {
     }
     const check = checkObject(obj, def.schema);
     if (check.typeError) throw invalidPatch(check.typeError);
-    canonicalizeQuantities(check);
+    applyGoDecoding(check);
     if (check.unknownFields.length > 0) {
       const validation = opts.fieldValidation ?? 'Ignore';
       if (validation === 'Strict') throw invalidPatch(strictDecodingError(check.unknownFields));
@@ -665,7 +665,7 @@ export class GenericStore {
     }
     const check = checkObject(body, def.schema);
     if (check.typeError) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
-    canonicalizeQuantities(check);
+    applyGoDecoding(check);
     // The body is the request's own, freshly decoded: it is worked on in place, not copied
     // (callers of create and update hand over objects they no longer use).
     const obj = body;

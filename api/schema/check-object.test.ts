@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coreKinds } from '../kinds/core/index.js';
-import { canonicalizeQuantities, checkObject } from './check-object.js';
+import { applyGoDecoding, checkObject } from './check-object.js';
 
 const kind = (resource: string) => coreKinds.find((def) => def.resource === resource)!.schema;
 const pod = (container: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', ...container }] } });
@@ -38,21 +38,31 @@ describe('checkObject: Quantity and IntOrString as Go decodes them', () => {
   });
 });
 
-describe('canonicalizeQuantities', () => {
+describe('applyGoDecoding', () => {
+  it('decodes nulls as Go does: struct fields unset, map values and list items their zero value', () => {
+    const object = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', labels: { a: null } }, type: null, stringData: { s: null }, data: { d: null } };
+    applyGoDecoding(checkObject(object, kind('secrets')));
+    expect(object).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', labels: { a: '' } }, stringData: { s: '' }, data: { d: '' } });
+    const p = pod({ args: ['x', null], resources: { limits: { cpu: null } } });
+    applyGoDecoding(checkObject(p, kind('pods')));
+    expect(p.spec.containers[0]).toMatchObject({ args: ['x', ''], resources: { limits: { cpu: '0' } } });
+  });
+
+
   it('writes every Quantity of a Pod in its canonical form, wherever it sits', () => {
     const object = {
       ...pod({ resources: { limits: { cpu: 0.5, memory: '1024Mi' }, requests: { cpu: 1 } }, env: [{ name: 'E', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: 0.001 } } }] }),
     };
     (object.spec as Record<string, unknown>).volumes = [{ name: 'v', emptyDir: { sizeLimit: 1.5e9 } }];
     const check = checkObject(object, kind('pods'));
-    canonicalizeQuantities(check);
+    applyGoDecoding(check);
     expect(object.spec.containers[0]).toMatchObject({ resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '1' } }, env: [{ valueFrom: { resourceFieldRef: { divisor: '1m' } } }] });
     expect((object.spec as Record<string, unknown>).volumes).toEqual([{ name: 'v', emptyDir: { sizeLimit: '1500M' } }]);
   });
 
   it('leaves a malformed quantity for validation to refuse', () => {
     const object = pod({ resources: { limits: { cpu: 'lots' } } });
-    canonicalizeQuantities(checkObject(object, kind('pods')));
+    applyGoDecoding(checkObject(object, kind('pods')));
     expect(object.spec.containers[0]).toMatchObject({ resources: { limits: { cpu: 'lots' } } });
   });
 });

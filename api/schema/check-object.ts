@@ -15,8 +15,37 @@ export interface ObjectCheck {
   typeMismatch?: { value: unknown; expected: Schema };
   /** Paths of fields the schema does not declare, in document order. */
   unknownFields: string[];
-  /** Where the value holds a Quantity, for `canonicalizeQuantities`. */
-  quantities: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number }>;
+  /** Where the value holds a Quantity, for `applyGoDecoding`. */
+  quantities: ValueAt[];
+  /** Where the value holds a null, and what Go's decoder leaves there instead, for `applyGoDecoding`. */
+  nulls: Array<ValueAt & { zero: unknown }>;
+}
+
+interface ValueAt {
+  holder: Record<string, unknown> | unknown[];
+  key: string | number;
+}
+
+/** Marks a struct field, which a null leaves unset, apart from map values and list items, which it sets to their zero value. */
+const UNSET = Symbol('unset');
+
+/** Go's zero value for an element of `schema` (a map value or list item) decoded from null. */
+function zeroValue(schema: Schema): unknown {
+  if (schema[QUANTITY]) return '0';
+  if (schema['x-kubernetes-int-or-string']) return 0;
+  switch (schema.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'object':
+      return schema.properties ? {} : null;
+    default:
+      return null;
+  }
 }
 
 function jsonType(value: unknown): string {
@@ -87,11 +116,15 @@ function typeErrorOf(value: unknown, schema: Schema, path: string): string {
 
 /** Checks `value` against `schema` (usually a kind's top-level schema). */
 export function checkObject(value: unknown, schema: Schema, defs: SchemaDefinitions = definitions): ObjectCheck {
-  const result: ObjectCheck = { typeError: undefined, unknownFields: [], quantities: [] };
+  const result: ObjectCheck = { typeError: undefined, unknownFields: [], quantities: [], nulls: [] };
 
-  const walk = (v: unknown, s: Schema | undefined, path: string, holder?: ObjectCheck['quantities'][number]): void => {
+  const walk = (v: unknown, s: Schema | undefined, path: string, holder?: ValueAt, field = false): void => {
     const resolved = resolve(s, defs);
-    if (!resolved || v === null || v === undefined) return;
+    if (!resolved || v === undefined) return;
+    if (v === null) {
+      if (holder) result.nulls.push({ ...holder, zero: field ? UNSET : zeroValue(resolved) });
+      return;
+    }
     if (!typeMatches(v, resolved)) {
       if (result.typeError === undefined) {
         result.typeError = typeErrorOf(v, resolved, path);
@@ -111,7 +144,7 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
     for (const [key, child] of Object.entries(object)) {
       const childPath = path ? `${path}.${key}` : key;
       const declared = props?.[key];
-      if (declared) walk(child, declared, childPath, { holder: object, key });
+      if (declared) walk(child, declared, childPath, { holder: object, key }, true);
       else if (extra && typeof extra === 'object') walk(child, extra, childPath, { holder: object, key });
       else if (extra !== true && !resolved['x-kubernetes-preserve-unknown-fields'] && (props || resolved.type === 'object')) {
         result.unknownFields.push(childPath);
@@ -124,14 +157,19 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
 }
 
 /**
- * Rewrites the quantities `checkObject` found in their canonical form (`0.5` → `"500m"`), as Go's
- * decoder parses every Quantity and its encoder always writes the canonical string. Malformed ones
- * are left for validation to refuse.
+ * Leaves what Go's decoder would: quantities in their canonical form (`0.5` → `"500m"`, as Go
+ * parses every Quantity and its encoder writes the canonical string; malformed ones are left for
+ * validation to refuse), and nulls as Go decodes them: a struct field unset, a map value or list
+ * item its type's zero value (`{"data":{"a":null}}` stores `"a":""`).
  */
-export function canonicalizeQuantities(check: ObjectCheck): void {
+export function applyGoDecoding(check: ObjectCheck): void {
   for (const { holder, key } of check.quantities) {
     const value = (holder as Record<string | number, unknown>)[key];
     if (typeof value === 'string' || typeof value === 'number') (holder as Record<string | number, unknown>)[key] = canonicalQuantity(value);
+  }
+  for (const { holder, key, zero } of check.nulls) {
+    if (zero === UNSET) delete (holder as Record<string | number, unknown>)[key];
+    else (holder as Record<string | number, unknown>)[key] = zero;
   }
 }
 
