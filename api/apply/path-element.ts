@@ -94,23 +94,23 @@ const GO_QUOTE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '\\"', '\\': '\\\\', '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v',
 };
 
-/** Runes Go's unicode.IsPrint accepts: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+/** What Go's `%q` escapes: quotes, backslashes and every rune unicode.IsPrint refuses (not a letter, mark, number, punctuation, symbol or the ASCII space). */
+const GO_QUOTED = /["\\]|[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu;
 
-/** Go's `%q` (strconv.Quote), as field paths and manager names are quoted in messages. */
+function goEscapeRune(ch: string): string {
+  const named = GO_QUOTE_ESCAPES[ch];
+  if (named !== undefined) return named;
+  const code = ch.codePointAt(0) ?? 0;
+  if (code < 0x20 || code === 0x7f) return '\\x' + code.toString(16).padStart(2, '0');
+  // A lone surrogate is what Go decodes as the replacement character.
+  if (code >= 0xd800 && code <= 0xdfff) return '\ufffd';
+  if (code < 0x10000) return '\\u' + code.toString(16).padStart(4, '0');
+  return '\\U' + code.toString(16).padStart(8, '0');
+}
+
+/** Go's `%q` (strconv.Quote), as field paths and manager names are quoted in messages. One native scan: keys may be a megabyte long. */
 export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (GO_QUOTE_ESCAPES[ch] !== undefined) out += GO_QUOTE_ESCAPES[ch];
-    else if (code < 0x20 || code === 0x7f) out += '\\x' + code.toString(16).padStart(2, '0');
-    // A lone surrogate is what Go decodes as the replacement character.
-    else if (code >= 0xd800 && code <= 0xdfff) out += '\ufffd';
-    else if (GO_PRINTABLE.test(ch)) out += ch;
-    else if (code < 0x10000) out += '\\u' + code.toString(16).padStart(4, '0');
-    else out += '\\U' + code.toString(16).padStart(8, '0');
-  }
-  return out + '"';
+  return `"${s.replace(GO_QUOTED, goEscapeRune)}"`;
 }
 
 export function pathElementString(pe: PathElement): string {
