@@ -7,7 +7,7 @@
  * do anything, as in Kubernetes; in a tenant's space that group is only what the shared
  * `cluster-admin` binding makes it: everything inside that space.
  */
-import { ApiError } from '../src/server/status.js';
+import { ApiError } from '../api/status.js';
 import { SYSTEM_TENANT } from '../api/spaces.js';
 import { ruleAllows, type PolicyRule } from './rbac/policy-rule.js';
 import type { RbacIndex } from './rbac/rbac-index.js';

@@ -6,7 +6,7 @@
  * another tenant, through the extra `kube-spaces.io/tenant`.
  */
 import { SYSTEM_TENANT } from '../api/spaces.js';
-import { ApiError } from '../src/server/status.js';
+import { ApiError } from '../api/status.js';
 import { forbidden, type AccessAttributes, type Authorizer } from './authorize.js';
 import { serviceAccountGroups } from './service-account-authenticator.js';
 import { parseServiceAccountUserName } from './service-account-token.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRequestInfo } from '../src/server/request-info.js';
-import { ApiError } from '../src/server/status.js';
+import { ApiError } from '../api/status.js';
 import { resolveTenant } from './resolve-tenant.js';
 import type { UserInfo } from './user.js';
 

@@ -40,7 +40,7 @@ import { rbacEscalationAdmission } from '../authz/rbac/escalation.js';
 import type { Store } from '../storage/store.js';
 import { NodeUsage } from './server/handlers/above-spaces.js';
 import { ensureLocalAPIServices } from '../controllers/apiregistration/ensure-local-api-services.js';
-import { ApiError } from './server/status.js';
+import { ApiError } from '../api/status.js';
 
 export interface ControlPlaneOptions {
   /** The service IP range every space allocates cluster IPs from. */

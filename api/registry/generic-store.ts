@@ -9,7 +9,7 @@
  */
 import type { UserInfo } from '../../authz/user.js';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import { isStorageError } from '../../storage/errors.js';
 import { keyPrefix, objectKey } from '../../storage/keys.js';
 import type { KeyValue, Store } from '../../storage/store.js';

@@ -13,7 +13,7 @@ import { ResourceRegistry } from '../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { keyOf } from '../runtime/object-key.js';
 import { ownerKindResolver } from './collected-kinds.js';
 import { OwnerGraph, type GraphNode } from './graph.js';

@@ -6,7 +6,7 @@
  */
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';

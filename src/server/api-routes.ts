@@ -11,7 +11,7 @@ import type { Store } from '../../storage/store.js';
 import type { ServiceAccountTokens } from '../../authz/service-account-token.js';
 import type { TokenAuthenticator } from '../../authz/authenticate.js';
 import type { Authorizer } from '../../authz/authorize.js';
-import { ApiError } from './status.js';
+import { ApiError } from '../../api/status.js';
 import { resolveResource, type ResourceRequest } from './handlers/resolve-resource.js';
 import { handleGet, handleList } from './handlers/read-handlers.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './handlers/write-handlers.js';

@@ -17,7 +17,7 @@ import { parseFieldSelector, pinnedValue } from '../../api/selection/field-selec
 import { pathSegmentProblems } from '../../api/validation/path-segment.js';
 import { requestInfoOf } from './request-context.js';
 import { checkPathSegments, type RequestInfo } from './request-info.js';
-import { ApiError } from './status.js';
+import { ApiError } from '../../api/status.js';
 
 /** `/healthz`, `/livez`, `/readyz`, `/version`, with a trailing slash or a sub-path (`/readyz/storage`). */
 const ANONYMOUS_ROOTS = new Set(['healthz', 'livez', 'readyz', 'version']);

@@ -19,7 +19,7 @@ import type { PodDisruptionBudget } from '../../../api/kinds/policy/poddisruptio
 import { labelSelectorMatches, type LabelSelector } from '../../../api/validation/label-selector.js';
 import type { HandlerDeps } from '../api-routes.js';
 import { decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
-import { ApiError } from '../status.js';
+import { ApiError } from '../../../api/status.js';
 import { parseDeleteOptions } from './delete-options.js';
 import { dryRunParam, param, type Query } from './query.js';
 import { locationOf } from './read-handlers.js';

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiWatchEvent } from '../../../api/registry/watch.js';
 import { toTable } from '../../../api/registry/table.js';
 import type { HandlerDeps } from '../api-routes.js';
-import { ApiError } from '../status.js';
+import { ApiError } from '../../../api/status.js';
 import { encodeJson } from '../json-body.js';
 import { encodeWatchEvent, negotiateFormat, watchContentType, watchFormat } from '../negotiate.js';
 import { boolParam, fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, type Query } from './query.js';
