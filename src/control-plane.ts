@@ -28,7 +28,7 @@ import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
 import type { Informer } from '../controllers/runtime/informer.js';
 import { InformerFactory } from '../controllers/runtime/informer-factory.js';
-import type { ObjectKey } from '../controllers/runtime/object-key.js';
+import type { ObjectKey } from './client/object-key.js';
 import { ensureSpaceLayout, type SpaceKinds } from '../controllers/tenant/space-layout.js';
 import { tenantController } from '../controllers/tenant/tenant-controller.js';
 import { clusterRoleAggregationController } from '../controllers/rbac/cluster-role-aggregation.js';

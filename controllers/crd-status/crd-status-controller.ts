@@ -31,7 +31,7 @@ import {
 import { ApiError } from '../../api/status.js';
 import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 
 export interface CrdStatusControllerDeps {
   generic: GenericStore;

@@ -14,7 +14,7 @@ import type { ResourceDefinition } from '../../api/registry/resource-definition.
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
 import { ApiError } from '../../api/status.js';
-import { keyOf } from '../runtime/object-key.js';
+import { keyOf } from '../../src/client/object-key.js';
 import { ownerKindResolver } from './collected-kinds.js';
 import { OwnerGraph, type GraphNode } from './graph.js';
 import type { CollectorDeps } from './steps.js';

@@ -16,7 +16,7 @@ import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from '../../authz/rbac/bootstr
 import { ApiError } from '../../api/status.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import { keyString, parseKeyString, type ObjectKey } from '../runtime/object-key.js';
+import { keyString, parseKeyString, type ObjectKey } from '../../src/client/object-key.js';
 
 export interface AggregationControllerDeps {
   generic: GenericStore;

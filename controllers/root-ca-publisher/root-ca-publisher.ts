@@ -13,7 +13,7 @@ import { semanticEqual } from '../../api/validation/equality.js';
 import { ApiError } from '../../api/status.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 
 export const ROOT_CA_CONFIG_MAP = 'kube-root-ca.crt';
 const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';

@@ -9,7 +9,7 @@ import type { ResourceDefinition } from '../../api/registry/resource-definition.
 import { ApiError } from '../../api/status.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 

@@ -12,7 +12,7 @@ import { SYSTEM_TENANT } from '../../api/admission/tenant-lifecycle.js';
 import { ApiError } from '../../api/status.js';
 import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 import { ensureSpaceLayout, type SpaceKinds } from './space-layout.js';
 import { tearDownSpace } from './space-teardown.js';
 
