@@ -70,7 +70,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The reason Kubernetes gives for a bare HTTP code (Fastify's own errors carry only a code). */
+/** The reason Kubernetes gives for a bare HTTP code (Fastify's own errors, a proxy's answer carry only a code). */
 const REASON_BY_CODE: Readonly<Record<number, StatusReason>> = {
   400: 'BadRequest',
   401: 'Unauthorized',
@@ -87,6 +87,10 @@ const REASON_BY_CODE: Readonly<Record<number, StatusReason>> = {
   503: 'ServiceUnavailable',
   504: 'Timeout',
 };
+
+export function reasonForCode(code: number): StatusReason | undefined {
+  return REASON_BY_CODE[code];
+}
 
 const INTERNAL_MESSAGE = 'Internal error occurred: unexpected server error (details are in the server log)';
 
