@@ -2,7 +2,8 @@
  * A watch that does not end: it resumes from the last resourceVersion it saw when the stream
  * ends (the server's timeout, a dropped connection, a server restart), and when that version is
  * too old (410 Gone, after compaction) it lists again and hands the whole state over as one
- * RELISTED event, as client-go's reflector relists. Bookmarks keep the version fresh.
+ * RELISTED event, as client-go's reflector relists. Bookmarks keep the version fresh. It ends
+ * when the loop over it leaves or its signal aborts.
  *
  * @example
  *   for await (const event of configMaps.watch()) {
@@ -66,11 +67,12 @@ export async function* resumingWatch<T extends KubeObject>(source: WatchSource<T
     try {
       response = await source.open(resourceVersion, streamingInitialEvents);
     } catch (err) {
+      if (options.signal?.aborted) return;
       if (isGone(err)) {
         yield* relist();
         continue;
       }
-      if (!isRetryable(err) || options.signal?.aborted) throw err;
+      if (!isRetryable(err)) throw err;
       await sleep(retryMs, options.signal);
       retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
       continue;
@@ -96,7 +98,8 @@ export async function* resumingWatch<T extends KubeObject>(source: WatchSource<T
       }
     } catch (err) {
       // A stream cut mid-way (connection reset) is resumed; a Status error is the caller's.
-      if (!isStreamBreak(err) || options.signal?.aborted) throw err;
+      if (options.signal?.aborted) return;
+      if (!isStreamBreak(err)) throw err;
     } finally {
       response.close();
     }
