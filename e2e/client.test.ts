@@ -35,6 +35,14 @@ async function nextEvents<T extends KubeObject>(watch: AsyncGenerator<WatchEvent
   return seen;
 }
 
+describe('docs/controller-authors.md', () => {
+  it('shows the example controller exactly as it is tested here', async () => {
+    const doc = await readFile(new URL('../docs/controller-authors.md', import.meta.url), 'utf8');
+    const example = await readFile(new URL('./examples/config-map-summary-controller.ts', import.meta.url), 'utf8');
+    expect(doc).toContain(`\`\`\`ts\n${example}\`\`\``);
+  });
+});
+
 describe.each(backendCases())('the tenant-aware client on the $backend backend', ({ backend, skip }) => {
   describe.skipIf(skip)('against the built server', () => {
     let cluster: TestCluster;
