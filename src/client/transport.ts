@@ -21,7 +21,7 @@ export interface TransportRequest {
 
 export interface TransportResponse {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
   body: AsyncIterable<Buffer>;
   /** Stops reading and frees the connection (a watch the caller leaves). */
   close(): void;
