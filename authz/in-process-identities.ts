@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { TokenLookup } from './authenticate.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 export class InProcessIdentities implements TokenLookup {
   private readonly byToken = new Map<string, UserInfo>();

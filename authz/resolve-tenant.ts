@@ -5,7 +5,7 @@
  * space or every space (`all`).
  */
 import { ApiError } from '../api/status.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 export { ALL_TENANTS, SYSTEM_TENANT } from '../api/spaces.js';
 import { ALL_TENANTS, SYSTEM_TENANT } from '../api/spaces.js';

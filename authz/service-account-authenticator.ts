@@ -17,7 +17,7 @@ import type { ResourceRegistry } from '../api/registry/registry.js';
 import { ApiError } from '../api/status.js';
 import { bearerTokenAuthenticator, type Authenticator } from './authenticate.js';
 import { serviceAccountUserName, ServiceAccountTokens, type ServiceAccountRef } from './service-account-token.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 /**
  * Reads the live service account a token names; undefined when it does not exist. The uid the

@@ -2,8 +2,6 @@
  * The import graph runs downwards only: a folder imports its own layer and the layers below it,
  * never one above (DESIGN.md section 9, docs/architecture.md). Tests are left out: a test may
  * compose the layers above the code it tests (a controller test builds a control plane).
- * Known upward imports are listed with the reason they are still there; the list may only
- * shrink, so an entry whose import is gone fails the test until it is removed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,19 +12,6 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Lowest first; a file belongs to the longest prefix it starts with. */
 const LAYERS = ['storage/', 'api/', 'authz/', 'src/client/', 'controllers/', 'src/bootstrap/', 'src/server/', 'src/'] as const;
-
-/** `from → to` import arrows still running upwards (issue 13, part 5). */
-const KNOWN_UPWARD_IMPORTS = new Set([
-  // api/kinds and authz import each other: identities and access decisions are authz types that
-  // the review kinds and the generic store's admission hooks need.
-  'api/kinds/authentication/user-info.ts → authz/user.ts',
-  'api/kinds/authorization/access-attributes.ts → authz/authorize.ts',
-  'api/kinds/authorization/testing.ts → authz/authorize.ts',
-  'api/kinds/authorization/testing.ts → authz/user.ts',
-  'api/registry/generic-store.ts → authz/user.ts',
-  'api/registry/resource-definition.ts → authz/user.ts',
-  'api/registry/resource-definition.ts → authz/authorize.ts',
-]);
 
 function layerOf(file: string): number {
   let best = -1;
@@ -64,12 +49,8 @@ function upwardImports(): string[] {
 describe('import layers', () => {
   const found = upwardImports();
 
-  it('has no import from a lower folder to a higher one, but the known ones', () => {
-    expect(found.filter((arrow) => !KNOWN_UPWARD_IMPORTS.has(arrow))).toEqual([]);
-  });
-
-  it('lists no known upward import that is gone', () => {
-    expect([...KNOWN_UPWARD_IMPORTS].filter((arrow) => !found.includes(arrow))).toEqual([]);
+  it('has no import from a lower folder to a higher one', () => {
+    expect(found).toEqual([]);
   });
 
   it('sees the tree (the check is not vacuous)', () => {

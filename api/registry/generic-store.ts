@@ -7,7 +7,7 @@
  *
  * Every operation names its space: a tenant is part of every location, never implied.
  */
-import type { UserInfo } from '../../authz/user.js';
+import type { UserInfo } from '../access.js';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../status.js';
 import { isStorageError } from '../../storage/errors.js';

@@ -11,7 +11,7 @@ import { SYSTEM_TENANT } from '../../api/spaces.js';
 import { semanticEqual } from '../../api/validation/equality.js';
 import { ApiError } from '../../api/status.js';
 import type { Authorizer } from '../authorize.js';
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '../../api/access.js';
 import { compactRules, formatRule, uncoveredRules, type PolicyRule } from './policy-rule.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';

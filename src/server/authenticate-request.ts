@@ -9,7 +9,8 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Authenticator } from '../../authz/authenticate.js';
-import type { AccessAttributes, Authorizer } from '../../authz/authorize.js';
+import type { Authorizer } from '../../authz/authorize.js';
+import type { AccessAttributes } from '../../api/access.js';
 import { impersonate } from '../../authz/impersonate.js';
 import { resolveTenant, type TenantExists } from '../../authz/resolve-tenant.js';
 import { anonymousUser } from '../../authz/user.js';

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticationChain, bearerTokenAuthenticator } from '../../authz/authenticate.js';
 import { InProcessIdentities } from '../../authz/in-process-identities.js';
-import type { UserInfo } from '../../authz/user.js';
+import type { UserInfo } from '../../api/access.js';
 import type { Store } from '../../storage/store.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { configMaps, isForbidden, KubeClient, tenants, type WatchEvent, type ConfigMap } from '../client/index.js';

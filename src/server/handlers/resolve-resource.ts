@@ -5,7 +5,7 @@
 import { ALL_TENANTS } from '../../../api/registry/generic-store.js';
 import type { ResourceRegistry } from '../../../api/registry/registry.js';
 import type { ResourceDefinition, Verb } from '../../../api/registry/resource-definition.js';
-import type { UserInfo } from '../../../authz/user.js';
+import type { UserInfo } from '../../../api/access.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import { ApiError } from '../../../api/status.js';
 
