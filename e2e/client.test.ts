@@ -117,6 +117,46 @@ describe.each(backendCases())('the tenant-aware client on the $backend backend',
       client.close();
     });
 
+    it("resolves a kind from the space's own discovery: a space's CRD serves there and nowhere else", async () => {
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'widgets.example.com' },
+        spec: {
+          group: 'example.com',
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+          scope: 'Namespaced',
+          names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        },
+      };
+      await admin.space('t1').resource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' }).create(crd);
+      const widgetType = { apiVersion: 'example.com/v1', kind: 'Widget' };
+      // Served once Established; until then discovery does not list it.
+      let widgets: ResourceClient | undefined;
+      await eventually('widgets to be served in t1', async () => {
+        widgets = await admin.space('t1').namespace('default').resourceFor(widgetType).catch(() => undefined);
+        return widgets !== undefined;
+      });
+      expect(widgets!.resource).toEqual({ group: 'example.com', version: 'v1', resource: 'widgets' });
+      const created = await widgets!.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 3 } });
+      expect(created.metadata.tenant).toBe('t1');
+      await expect(admin.space('t2').namespace('default').resourceFor(widgetType)).rejects.toThrow(/no resource serves Widget/);
+    });
+
+    it('streams the initial state as ADDED events ended by a bookmark (sendInitialEvents)', async () => {
+      const cms = admin.space('t1').namespace('default').resource(configMaps);
+      await cms.create(configMap('streamed', {}, { streamed: 'yes' }));
+      const watch = cms.watch({ labelSelector: 'streamed=yes', sendInitialEvents: true });
+      try {
+        expect((await watch.next()).value).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'streamed', tenant: 't1' } } });
+        let next = (await watch.next()).value;
+        while (next?.type === 'BOOKMARK' && !next.initialEventsEnd) next = (await watch.next()).value;
+        expect(next).toMatchObject({ type: 'BOOKMARK', initialEventsEnd: true });
+      } finally {
+        await watch.return(undefined);
+      }
+    });
+
     it('pages a list: every page at the first page’s resourceVersion, as an iterator and in one call', async () => {
       await admin.space('t1').resource(namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paging' } });
       const cms = admin.space('t1').namespace('paging').resource(configMaps);

@@ -9,6 +9,7 @@
  *   // { group: 'example.com', version: 'v1', resource: 'widgets', namespaced: true }
  */
 import type { ApiRequester } from './api-requester.js';
+import { isNotFound } from './api-status.js';
 import { discoveryPath, type GroupVersionResource, type SpaceTarget } from './paths.js';
 
 export interface ApiResource {
@@ -46,11 +47,21 @@ export class Discovery {
     const cacheKey = `${space.kind === 'space' ? space.tenant : space.kind} ${type.apiVersion}`;
     let found = this.lists.has(cacheKey) ? find(this.lists.get(cacheKey)!) : undefined;
     if (found === undefined) {
-      const list = await this.requester.json<ApiResourceList>({ method: 'GET', path: discoveryPath(space, { group, version }) });
-      this.lists.set(cacheKey, list);
-      found = find(list);
+      const list = await this.groupVersion(space, group, version);
+      if (list !== undefined) this.lists.set(cacheKey, list);
+      found = list && find(list);
     }
     if (found === undefined) throw new Error(`no resource serves ${type.kind} in ${type.apiVersion} in this space`);
     return { group, version, resource: found.name, namespaced: found.namespaced };
+  }
+
+  /** The group version's resources in the space; undefined when the space serves no such group version. */
+  private async groupVersion(space: SpaceTarget, group: string, version: string): Promise<ApiResourceList | undefined> {
+    try {
+      return await this.requester.json<ApiResourceList>({ method: 'GET', path: discoveryPath(space, { group, version }) });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 }
