@@ -39,7 +39,10 @@ export class Discovery {
 
   constructor(private readonly requester: ApiRequester) {}
 
-  async resourceFor(space: SpaceTarget, type: TypeMeta): Promise<KindResource> {
+  async resourceFor(target: SpaceTarget, type: TypeMeta): Promise<KindResource> {
+    // Every space at once has no discovery of its own: the caller's space shows the built-ins and
+    // the shared CRDs, the kinds every space has.
+    const space: SpaceTarget = target.kind === 'all' ? { kind: 'own' } : target;
     const slash = type.apiVersion.indexOf('/');
     const group = slash === -1 ? '' : type.apiVersion.slice(0, slash);
     const version = type.apiVersion.slice(slash + 1);

@@ -106,6 +106,38 @@ describe('watch', () => {
   });
 });
 
+describe('watch across connection failures', () => {
+  it('retries a refused connection, and a stream that ended empty, from the same resourceVersion', async () => {
+    let watches = 0;
+    const transport = new ScriptedTransport((req) => {
+      if (!req.path.includes('watch=true')) return { status: 200, body: list('5', []) };
+      watches += 1;
+      if (watches === 1) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' });
+      if (watches === 2) return { status: 200, body: [] };
+      return { status: 200, body: [line('ADDED', cm('t1', 'n', 'x', '6'))] };
+    });
+    const seen: string[] = [];
+    for await (const event of new KubeClient(transport).resource(configMaps).watch()) {
+      seen.push(event.type);
+      if (event.type === 'ADDED') break;
+    }
+    expect(seen).toEqual(['RELISTED', 'ADDED']);
+    expect(transport.sent.filter((r) => r.path.includes('watch=true')).map((r) => new URL(r.path, 'https://x').searchParams.get('resourceVersion'))).toEqual(['5', '5', '5']);
+  });
+
+  it('ends quietly when its signal aborts', async () => {
+    const stop = new AbortController();
+    const transport = new ScriptedTransport((req) => {
+      if (!req.path.includes('watch=true')) return { status: 200, body: list('5', []) };
+      stop.abort();
+      throw Object.assign(new Error('aborted'), { code: 'ABORT_ERR' });
+    });
+    const seen: string[] = [];
+    for await (const event of new KubeClient(transport).resource(configMaps).watch({ signal: stop.signal })) seen.push(event.type);
+    expect(seen).toEqual(['RELISTED']);
+  });
+});
+
 describe('kubeconfig', () => {
   const dir = mkdtemp(join(tmpdir(), 'kubeconfig-'));
   afterAll(async () => rm(await dir, { recursive: true }));

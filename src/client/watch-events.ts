@@ -44,7 +44,7 @@ export interface ResumeOptions {
 }
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
-/** Waits after failed connections, doubling up to the cap; one delivered event resets it. */
+/** Waits after a failed connection or a stream that ended empty, doubling up to the cap; one delivered event resets it. */
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5_000;
 
@@ -54,6 +54,10 @@ export async function* resumingWatch<T extends KubeObject>(source: WatchSource<T
   // it, the watch resumes as any other.
   let streamingInitialEvents = options.sendInitialEvents === true;
   let retryMs = RETRY_FIRST_MS;
+  const backOff = async (): Promise<void> => {
+    await sleep(retryMs, options.signal);
+    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+  };
   const relist = async function* (): AsyncGenerator<WatchEvent<T>> {
     const state = await source.list();
     resourceVersion = state.resourceVersion;
@@ -73,13 +77,14 @@ export async function* resumingWatch<T extends KubeObject>(source: WatchSource<T
         continue;
       }
       if (!isRetryable(err)) throw err;
-      await sleep(retryMs, options.signal);
-      retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      await backOff();
       continue;
     }
     let gone = false;
+    let delivered = false;
     try {
       for await (const wire of watchLines(response)) {
+        delivered = true;
         retryMs = RETRY_FIRST_MS;
         if (wire.type === 'ERROR') {
           const err = errorFromStatus(wire.object as unknown as Partial<Status>);
@@ -104,6 +109,8 @@ export async function* resumingWatch<T extends KubeObject>(source: WatchSource<T
       response.close();
     }
     if (gone || (streamingInitialEvents && resourceVersion !== undefined)) yield* relist();
+    // A server that ends watches at once (shutting down, a proxy's timeout) is not asked again in a hot loop.
+    else if (!delivered) await backOff();
   }
 }
 
