@@ -138,7 +138,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
               }),
           }),
         list: async () => {
-          const { items, resourceVersion } = await this.listAll({ ...(labelSelector ? { labelSelector } : {}), ...(fieldSelector ? { fieldSelector } : {}) });
+          const { items, resourceVersion } = await this.listAll({ labelSelector, fieldSelector });
           return { objects: items, resourceVersion };
         },
       },
