@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { type Authenticator, authenticationChain, bearerTokenAuthenticator } from './authenticate.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 const alice: UserInfo = { name: 'alice', uid: 'u1', groups: ['dev'], tenant: 't1', extra: {} };
 const tokens = { lookup: async (token: string) => (token === 'tok' ? structuredClone(alice) : null) };

@@ -10,7 +10,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Socket } from 'node:net';
-import { AUTHENTICATED_GROUP, type UserInfo } from './user.js';
+import { AUTHENTICATED_GROUP } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 /** What an authenticator may look at: the headers and the connection (for the TLS peer certificate). */
 export interface AuthenticationRequest {

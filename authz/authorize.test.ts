@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/registry/object.js';
-import { Authorizer, type AccessAttributes } from './authorize.js';
+import { Authorizer } from './authorize.js';
+import type { AccessAttributes } from '../api/access.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './rbac/bootstrap-policy.js';
 import { RbacIndex, type RbacKind } from './rbac/rbac-index.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 const user = (name: string, tenant: string, groups: string[] = []): UserInfo => ({ name, uid: '', groups: [...groups, 'system:authenticated'], tenant, extra: {} });
 const RBAC = 'rbac.authorization.k8s.io';

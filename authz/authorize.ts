@@ -7,27 +7,14 @@
  * do anything, as in Kubernetes; in a tenant's space that group is only what the shared
  * `cluster-admin` binding makes it: everything inside that space.
  */
-import { ApiError } from '../src/server/status.js';
+import { ApiError } from '../api/status.js';
 import { SYSTEM_TENANT } from '../api/spaces.js';
 import { ruleAllows, type PolicyRule } from './rbac/policy-rule.js';
 import type { RbacIndex } from './rbac/rbac-index.js';
-import type { UserInfo } from './user.js';
+import type { AccessAttributes, AccessDecision, UserInfo } from '../api/access.js';
 
 export const MASTERS_GROUP = 'system:masters';
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
-
-export interface AccessAttributes {
-  verb: string;
-  group?: string;
-  resource?: string;
-  subresource?: string;
-  namespace?: string;
-  name?: string;
-  /** For non-resource requests (`/healthz`, `/api`); undefined for resource requests. */
-  path?: string;
-  /** The space acted in (`all` for every space). */
-  tenant: string;
-}
 
 /** A kind that sits above every space (Tenants, Nodes), which only system users change. */
 export interface KindAboveSpaces {
@@ -38,13 +25,6 @@ export interface KindAboveSpaces {
 }
 
 const READS = new Set(['get', 'list', 'watch']);
-
-export interface AccessDecision {
-  allowed: boolean;
-  /** Set when the answer is a definite no (not merely "no rule allows it"). */
-  denied?: boolean;
-  reason: string;
-}
 
 const EVERYTHING: PolicyRule[] = [
   { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },

@@ -3,7 +3,7 @@ import type { KubeObject } from '../api/registry/object.js';
 import { Authorizer } from './authorize.js';
 import { impersonate } from './impersonate.js';
 import { RbacIndex } from './rbac/rbac-index.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const admin: UserInfo = { name: 'admin', uid: '', groups: ['system:authenticated'], tenant: 't1', extra: {} };

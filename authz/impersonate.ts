@@ -6,11 +6,13 @@
  * another tenant, through the extra `kube-spaces.io/tenant`.
  */
 import { SYSTEM_TENANT } from '../api/spaces.js';
-import { ApiError } from '../src/server/status.js';
-import { forbidden, type AccessAttributes, type Authorizer } from './authorize.js';
+import { ApiError } from '../api/status.js';
+import { forbidden, type Authorizer } from './authorize.js';
+import type { AccessAttributes } from '../api/access.js';
 import { serviceAccountGroups } from './service-account-authenticator.js';
 import { parseServiceAccountUserName } from './service-account-token.js';
-import { AUTHENTICATED_GROUP, isTenantName, TENANT_EXTRA, type UserInfo } from './user.js';
+import { AUTHENTICATED_GROUP, isTenantName } from './user.js';
+import { TENANT_EXTRA, type UserInfo } from '../api/access.js';
 
 const USER_HEADER = 'impersonate-user';
 const GROUP_HEADER = 'impersonate-group';

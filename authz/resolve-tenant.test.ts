@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseRequestInfo } from '../src/server/request-info.js';
-import { ApiError } from '../src/server/status.js';
+import { ApiError } from '../api/status.js';
 import { resolveTenant } from './resolve-tenant.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 const user = (tenant: string | null): UserInfo => ({ name: 'alice', uid: 'u', groups: ['system:authenticated'], tenant, extra: {} });
 const info = (path: string) => parseRequestInfo('GET', path, {})!;

@@ -4,9 +4,8 @@
  * never mapped to `system`. The tenant gate comes first: only system users may name another
  * space or every space (`all`).
  */
-import type { RequestInfo } from '../src/server/request-info.js';
-import { ApiError } from '../src/server/status.js';
-import type { UserInfo } from './user.js';
+import { ApiError } from '../api/status.js';
+import type { UserInfo } from '../api/access.js';
 
 export { ALL_TENANTS, SYSTEM_TENANT } from '../api/spaces.js';
 import { ALL_TENANTS, SYSTEM_TENANT } from '../api/spaces.js';
@@ -14,11 +13,16 @@ import { ALL_TENANTS, SYSTEM_TENANT } from '../api/spaces.js';
 /** Whether a Tenant of this name exists (the control plane answers from its informer). */
 export type TenantExists = (name: string) => boolean;
 
+/** What the path says of the space (`RequestInfo` in src/server/request-info.ts): undefined in the short form. */
+export interface PathTenant {
+  readonly tenant?: string | undefined;
+}
+
 /**
  * The tenant the request acts in: a space's name, or `all` for every space. A credential whose
  * tenant does not exist (never created, or deleted) acts nowhere, not even in discovery.
  */
-export function resolveTenant(info: RequestInfo, user: UserInfo, tenantExists: TenantExists): string {
+export function resolveTenant(info: PathTenant, user: UserInfo, tenantExists: TenantExists): string {
   if (user.tenant === null) {
     throw new ApiError(403, 'Forbidden', `User "${user.name}" has no tenant: the credential must name the space it belongs to`);
   }

@@ -14,10 +14,10 @@
 import type { GenericStore } from '../api/registry/generic-store.js';
 import type { KubeObject } from '../api/registry/object.js';
 import type { ResourceRegistry } from '../api/registry/registry.js';
-import { ApiError } from '../src/server/status.js';
+import { ApiError } from '../api/status.js';
 import { bearerTokenAuthenticator, type Authenticator } from './authenticate.js';
 import { serviceAccountUserName, ServiceAccountTokens, type ServiceAccountRef } from './service-account-token.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 /**
  * Reads the live service account a token names; undefined when it does not exist. The uid the

@@ -15,7 +15,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { BaseLogger } from 'pino';
-import { isTenantName, type UserInfo } from './user.js';
+import { isTenantName } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 export interface TokenRow {
   token: string;

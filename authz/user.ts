@@ -1,24 +1,9 @@
 /**
- * Who is making a request, as every authenticator produces it (DESIGN.md section 4).
- *
- * @example
- *   const admin: UserInfo = { name: 'admin', uid: 'u-1', groups: ['system:masters', 'system:authenticated'],
- *                             tenant: 'system', extra: {} };
+ * Identities: tenant names a credential may carry, the anonymous user, the authenticated group.
+ * `UserInfo` itself is in `api/access.ts`, below the registry that carries it.
  */
 import { ALL_TENANTS } from '../api/spaces.js';
-
-export interface UserInfo {
-  name: string;
-  uid: string;
-  groups: string[];
-  /**
-   * The space the identity belongs to; null when the credential names none. Such a request is
-   * refused once a tenant is needed: nothing ever falls back to `system`.
-   */
-  tenant: string | null;
-  /** Additional attributes, as Kubernetes' `user.Info.GetExtra()`. */
-  extra: Record<string, string[]>;
-}
+import type { UserInfo } from '../api/access.js';
 
 /** Added to every authenticated identity, as Kubernetes does. */
 export const AUTHENTICATED_GROUP = 'system:authenticated';
@@ -37,6 +22,3 @@ export function isTenantName(name: string): boolean {
 export function anonymousUser(): UserInfo {
   return { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'], tenant: null, extra: {} };
 }
-
-/** The `extra` key that shows an identity's tenant (whoami, token reviews) and names it when impersonating. */
-export const TENANT_EXTRA = 'kube-spaces.io/tenant';

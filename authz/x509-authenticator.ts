@@ -15,7 +15,8 @@ import { X509Certificate } from 'node:crypto';
 import { TLSSocket } from 'node:tls';
 import * as x509 from '@peculiar/x509';
 import type { Authenticator } from './authenticate.js';
-import { isTenantName, type UserInfo } from './user.js';
+import { isTenantName } from './user.js';
+import type { UserInfo } from '../api/access.js';
 
 /** The subject prefix that names a client certificate's tenant: `O=tenant:t1`. */
 export const TENANT_ORGANIZATION_PREFIX = 'tenant:';

@@ -14,11 +14,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { KubeObject } from '../api/registry/object.js';
-import { Authorizer, type AccessAttributes } from '../authz/authorize.js';
+import { Authorizer } from '../authz/authorize.js';
+import type { AccessAttributes } from '../api/access.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from '../authz/rbac/bootstrap-policy.js';
 import { ruleAllows, type PolicyRule } from '../authz/rbac/policy-rule.js';
 import { RbacIndex } from '../authz/rbac/rbac-index.js';
-import type { UserInfo } from '../authz/user.js';
+import type { UserInfo } from '../api/access.js';
 import { apiClientFor, kubeconfigToken } from '../e2e/harness/api-client.js';
 import { startServer } from '../e2e/harness/server.js';
 import { eventually, grant, userKubeconfig } from '../e2e/harness/spaces.js';

@@ -28,7 +28,7 @@ import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
 import type { Informer } from '../controllers/runtime/informer.js';
 import { InformerFactory } from '../controllers/runtime/informer-factory.js';
-import type { ObjectKey } from '../controllers/runtime/object-key.js';
+import type { ObjectKey } from './client/object-key.js';
 import { ensureSpaceLayout, type SpaceKinds } from '../controllers/tenant/space-layout.js';
 import { tenantController } from '../controllers/tenant/tenant-controller.js';
 import { clusterRoleAggregationController } from '../controllers/rbac/cluster-role-aggregation.js';
@@ -40,7 +40,7 @@ import { rbacEscalationAdmission } from '../authz/rbac/escalation.js';
 import type { Store } from '../storage/store.js';
 import { NodeUsage } from './server/handlers/above-spaces.js';
 import { ensureLocalAPIServices } from '../controllers/apiregistration/ensure-local-api-services.js';
-import { ApiError } from './server/status.js';
+import { ApiError } from '../api/status.js';
 
 export interface ControlPlaneOptions {
   /** The service IP range every space allocates cluster IPs from. */

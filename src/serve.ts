@@ -16,7 +16,7 @@ import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.j
 import { advertiseAddress } from './bootstrap/advertise-address.js';
 import { prepareDataDir } from './bootstrap/data-dir.js';
 import { ensureServiceAccountKey } from './bootstrap/service-account-key.js';
-import { readBuildInfo, versionInfo } from './build-info.js';
+import { readBuildInfo, versionInfo } from './server/build-info.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
 import { exitOnSignals } from './shutdown.js';

@@ -5,7 +5,7 @@
  */
 import type { AdmissionPlugin } from '../registry/generic-store.js';
 import type { KubeObject } from '../registry/object.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 
 /** Reads a namespace of a space, or undefined when it does not exist. */
 export type NamespaceReader = (tenant: string, name: string) => Promise<KubeObject | undefined>;

@@ -3,7 +3,7 @@
  * is being deleted (403); the `system` tenant can never be deleted, and a space's own `default`,
  * `kube-system` and `kube-public` namespaces only go with their tenant.
  */
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import type { AdmissionPlugin } from '../registry/generic-store.js';
 import type { KubeObject } from '../registry/object.js';
 

@@ -24,7 +24,7 @@
  */
 import type { KubeObject, ManagedFieldsEntry } from '../registry/object.js';
 import type { Schema } from '../schema/schema.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import { compareObjects } from './compare-objects.js';
 import { conflictsOf, type ApplyConflict } from './conflicts.js';
 import { FieldSet } from './field-set.js';

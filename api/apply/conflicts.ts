@@ -7,7 +7,7 @@
  *   // 409 Conflict: 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas'
  *   //   details.causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl-client-side-apply" using apps/v1', field: '.spec.replicas' }]
  */
-import { ApiError, type StatusCause } from '../../src/server/status.js';
+import { ApiError, type StatusCause } from '../status.js';
 import type { FieldSet } from './field-set.js';
 import { compareStrings } from './json-value.js';
 import { managerIdentity, type ManagedSet } from './managed-fields.js';

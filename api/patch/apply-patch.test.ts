@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../registry/object.js';
 import { MAX_BODY_DEPTH } from '../schema/json-syntax.js';
 import { define, object, ref } from '../schema/schema.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import { applyJsonPatch, applyMergePatch, MAX_JSON_PATCH_OPERATIONS } from './apply-patch.js';
 import { applyStrategicMergePatch } from './strategic-merge.js';
 

@@ -5,7 +5,7 @@
  */
 import jsonPatch, { type Operation } from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import type { KubeObject } from '../registry/object.js';
 import { MAX_BODY_DEPTH } from '../schema/json-syntax.js';
 import type { Schema } from '../schema/schema.js';

@@ -12,7 +12,7 @@ import { services } from '../kinds/core/service.js';
 import { podDisruptionBudgetSchema } from '../kinds/policy/poddisruptionbudget.js';
 import type { KubeObject } from '../registry/object.js';
 import { define, list, object, string, type Schema } from '../schema/schema.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import { applyStrategicMergePatch, supportsStrategicMerge } from './strategic-merge.js';
 
 /** A kind whose list says "merge" but names no merge key (no built-in kind is like that). */

@@ -29,7 +29,7 @@ import { badRequest } from '../registry/api-errors.js';
 import type { KubeObject } from '../registry/object.js';
 import { refName, resolve, type Schema } from '../schema/schema.js';
 import { checkObject } from '../schema/check-object.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 
 type Json = null | boolean | number | string | Json[] | JsonObject;
 interface JsonObject {

@@ -2,7 +2,7 @@
  * The API errors the registry raises, worded as kube-apiserver words them (apimachinery
  * `errors.New*`), and the one mapping from storage errors to them.
  */
-import { ApiError, type StatusCause } from '../../src/server/status.js';
+import { ApiError, type StatusCause } from '../status.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { FieldError } from './field-error.js';
 import type { ResourceDefinition } from './resource-definition.js';

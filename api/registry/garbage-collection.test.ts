@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinKinds } from '../kinds/index.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import { deletionFinalizers, garbageCollectionPolicy, type PropagationOptions } from './garbage-collection.js';
 import { GenericStore } from './generic-store.js';
 import type { KubeObject } from './object.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import { define, map, object, ref, string } from '../schema/schema.js';
 import { GenericStore } from './generic-store.js';
 import type { KubeObject } from './object.js';

@@ -7,9 +7,9 @@
  *
  * Every operation names its space: a tenant is part of every location, never implied.
  */
-import type { UserInfo } from '../../authz/user.js';
+import type { UserInfo } from '../access.js';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import { isStorageError } from '../../storage/errors.js';
 import { keyPrefix, objectKey } from '../../storage/keys.js';
 import type { KeyValue, Store } from '../../storage/store.js';

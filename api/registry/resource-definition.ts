@@ -7,8 +7,7 @@ import type { Scope } from '../../storage/keys.js';
 import type { Schema } from '../schema/schema.js';
 import type { FieldError } from './field-error.js';
 import type { KubeObject } from './object.js';
-import type { UserInfo } from '../../authz/user.js';
-import type { AccessAttributes, AccessDecision } from '../../authz/authorize.js';
+import type { AccessAttributes, AccessDecision, UserInfo } from '../access.js';
 import type { PolicyRule } from '../kinds/rbac/rules.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';

@@ -12,7 +12,7 @@
  */
 import { isStorageError } from '../../storage/errors.js';
 import type { Store, StoreWatch, WatchEvent as StoreEvent } from '../../storage/store.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../status.js';
 import { ALL_TENANTS, type CollectionScope, type GenericStore, type ListResult } from './generic-store.js';
 import type { KubeObject } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';

@@ -6,7 +6,7 @@
 import { isStorageError } from '../../storage/errors.js';
 import type { StoreWatch, WatchEvent as StoreEvent } from '../../storage/store.js';
 import type { Store } from '../../storage/store.js';
-import { ApiError, statusFromError } from '../../src/server/status.js';
+import { ApiError, statusFromError } from '../status.js';
 import { badRequest, expired } from './api-errors.js';
 import type { CollectionScope, GenericStore, ListQuery } from './generic-store.js';
 import type { KubeObject } from './object.js';

@@ -4,7 +4,7 @@ import type { AdmissionAttributes } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { Authorizer } from '../authorize.js';
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '../../api/access.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './bootstrap-policy.js';
 import { rbacEscalationAdmission } from './escalation.js';
 import { RbacIndex } from './rbac-index.js';

@@ -9,9 +9,9 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../../api/registry/ge
 import type { BindingObject, RoleObject } from '../../api/kinds/rbac/rules.js';
 import { SYSTEM_TENANT } from '../../api/spaces.js';
 import { semanticEqual } from '../../api/validation/equality.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import type { Authorizer } from '../authorize.js';
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '../../api/access.js';
 import { compactRules, formatRule, uncoveredRules, type PolicyRule } from './policy-rule.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';

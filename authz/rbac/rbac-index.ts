@@ -10,7 +10,7 @@
 import type { KubeObject } from '../../api/registry/object.js';
 import { SYSTEM_TENANT } from '../../api/spaces.js';
 import type { BindingObject, PolicyRule, RoleObject, Subject } from '../../api/kinds/rbac/rules.js';
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '../../api/access.js';
 import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from './bootstrap-policy.js';
 import { serviceAccountUserName } from '../service-account-token.js';
 

@@ -10,7 +10,7 @@ import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import type { APIService } from '../../api/kinds/apiregistration/apiservice.js';
 import { semanticEqual } from '../../api/validation/equality.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 
 const AUTOMANAGED_LABEL = 'kube-aggregator.kubernetes.io/automanaged';
 

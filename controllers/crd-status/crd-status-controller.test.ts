@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CustomResourceDefinition, CustomResourceDefinitionNames } from '../../api/kinds/apiextensions/types.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { startControlPlane, type ControlPlane } from '../../src/control-plane.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
 import { namesAndConditions } from './crd-status-controller.js';

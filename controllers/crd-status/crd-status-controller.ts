@@ -28,10 +28,10 @@ import {
   type CustomResourceDefinitionCondition,
   type CustomResourceDefinitionNames,
 } from '../../api/kinds/apiextensions/types.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 
 export interface CrdStatusControllerDeps {
   generic: GenericStore;

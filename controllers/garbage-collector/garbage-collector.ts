@@ -19,7 +19,7 @@ import type { ResourceDefinition } from '../../api/registry/resource-definition.
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
 import type { InformerFactory } from '../runtime/informer-factory.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 import { collectedKinds, ownerKindResolver } from './collected-kinds.js';
 import { isDeletingDependents, isOrphaning, OwnerGraph, type GraphNode } from './graph.js';
 import { reconcileBackground } from './reconcile-background.js';

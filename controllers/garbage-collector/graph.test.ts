@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinKinds } from '../../api/kinds/index.js';
 import type { KubeObject, OwnerReference } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { keyOf } from '../runtime/object-key.js';
+import { keyOf } from '../../src/client/object-key.js';
 import { groupOf, OwnerGraph, referenceMatches } from './graph.js';
 
 function kind(group: string, resource: string): ResourceDefinition {

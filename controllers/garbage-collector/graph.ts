@@ -13,7 +13,7 @@
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../api/registry/garbage-collection.js';
 import type { KubeObject, OwnerReference } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { keyOf, keyString, type ObjectKey } from '../runtime/object-key.js';
+import { keyOf, keyString, type ObjectKey } from '../../src/client/object-key.js';
 
 /** One object as last observed, with the kind it was observed as. */
 export interface GraphNode {

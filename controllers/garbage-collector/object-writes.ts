@@ -7,7 +7,7 @@
 import type { GenericStore, ObjectLocation } from '../../api/registry/generic-store.js';
 import type { PropagationPolicy } from '../../api/registry/garbage-collection.js';
 import type { KubeObject, OwnerReference } from '../../api/registry/object.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import type { GraphNode } from './graph.js';
 
 /** `done`: the write happened or is moot (object gone or replaced); `stale`: the object changed, reconcile again. */

@@ -10,7 +10,7 @@
  */
 import type { KubeObject, OwnerReference } from '../../api/registry/object.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from '../../api/registry/garbage-collection.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { done, requeue, type ReconcileResult } from '../runtime/controller.js';
 import { isDeletingDependents, type GraphNode } from './graph.js';
 import { deleteObject, removeOwnerReferences, unblockOwnerReferences, type WriteOutcome } from './object-writes.js';

@@ -8,10 +8,10 @@
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { Controller, done, requeue, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 import {
   endpointSliceCorrect,
   endpointsCorrect,

@@ -13,10 +13,10 @@ import { fromSelectorObject, type LabelSelectorObject } from '../../api/selectio
 import { SYSTEM_TENANT } from '../../api/spaces.js';
 import { semanticEqual } from '../../api/validation/equality.js';
 import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from '../../authz/rbac/bootstrap-policy.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import { keyString, parseKeyString, type ObjectKey } from '../runtime/object-key.js';
+import { keyString, parseKeyString, type ObjectKey } from '../../src/client/object-key.js';
 
 export interface AggregationControllerDeps {
   generic: GenericStore;

@@ -10,7 +10,7 @@ import type { ResourceDefinition } from '../../api/registry/resource-definition.
 import { SYSTEM_TENANT } from '../../api/spaces.js';
 import { semanticEqual } from '../../api/validation/equality.js';
 import { AUTOUPDATE_ANNOTATION, bootstrapClusterRoleBindings, bootstrapClusterRoles } from '../../authz/rbac/bootstrap-policy.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 
 export interface BootstrapPolicyKinds {
   clusterRoles: ResourceDefinition;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import type { PolicyRule } from '../../api/kinds/rbac/rules.js';
-import type { UserInfo } from '../../authz/user.js';
+import type { UserInfo } from '../../api/access.js';
 import { startControlPlane, type ControlPlane } from '../../src/control-plane.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';

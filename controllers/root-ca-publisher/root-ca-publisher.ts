@@ -10,10 +10,10 @@ import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { semanticEqual } from '../../api/validation/equality.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 
 export const ROOT_CA_CONFIG_MAP = 'kube-root-ca.crt';
 const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';

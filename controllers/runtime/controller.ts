@@ -2,7 +2,7 @@
  * Runs a reconciler over a work queue fed by informers. A reconcile names an object, never an
  * event, and reads current state; it answers done, requeue (with backoff) or requeue-after.
  */
-import type { ObjectKey } from './object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 import { WorkQueue } from './work-queue.js';
 
 export type ReconcileResult = { kind: 'done' } | { kind: 'requeue' } | { kind: 'after'; ms: number };

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ApiWatchEvent } from '../../api/registry/watch.js';
-import { keyOf, keyString, type ObjectKey } from './object-key.js';
+import { keyOf, keyString, type ObjectKey } from '../../src/client/object-key.js';
 
 /** Where an informer reads from: the in-process store or a remote server. */
 export interface ListWatchSource {

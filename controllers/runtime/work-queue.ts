@@ -3,7 +3,7 @@
  * processed is never handed to a second worker (it is queued again for after), failures back off
  * exponentially per key, and `forget` resets the backoff after a success.
  */
-import { keyString, parseKeyString, type ObjectKey } from './object-key.js';
+import { keyString, parseKeyString, type ObjectKey } from '../../src/client/object-key.js';
 
 export class WorkQueue {
   private readonly queue: string[] = [];

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ObjectLocation } from '../../api/registry/generic-store.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { startControlPlane, type ControlPlane } from '../../src/control-plane.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';

@@ -6,10 +6,10 @@
  */
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 

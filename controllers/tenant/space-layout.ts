@@ -6,7 +6,7 @@
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 export const ADMIN_ROLE = 'admin-role';

@@ -7,7 +7,7 @@
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 
 async function deleteAll(generic: GenericStore, def: ResourceDefinition, tenant: string): Promise<void> {
   await generic.deleteCollection(def, { tenant }, {}, { propagationPolicy: 'Background' });

@@ -9,10 +9,10 @@ import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { TENANT_FINALIZER, type Tenant } from '../../api/kinds/core/tenant.js';
 import { SYSTEM_TENANT } from '../../api/admission/tenant-lifecycle.js';
-import { ApiError } from '../../src/server/status.js';
+import { ApiError } from '../../api/status.js';
 import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../runtime/object-key.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 import { ensureSpaceLayout, type SpaceKinds } from './space-layout.js';
 import { tearDownSpace } from './space-teardown.js';
 

@@ -4,38 +4,13 @@
  * its space's view of the registry and is handed to the handler for its verb.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { ResourceRegistry } from '../../api/registry/registry.js';
-import type { GenericStore } from '../../api/registry/generic-store.js';
-import type { WatchCaches } from '../../api/registry/watch-cache.js';
-import type { Store } from '../../storage/store.js';
-import type { ServiceAccountTokens } from '../../authz/service-account-token.js';
-import type { TokenAuthenticator } from '../../authz/authenticate.js';
-import type { Authorizer } from '../../authz/authorize.js';
-import { ApiError } from './status.js';
+import { ApiError } from '../../api/status.js';
 import { resolveResource, type ResourceRequest } from './handlers/resolve-resource.js';
 import { handleGet, handleList } from './handlers/read-handlers.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './handlers/write-handlers.js';
-import { handleWatch, type WatchStreams } from './handlers/watch-handler.js';
+import { handleWatch } from './handlers/watch-handler.js';
+import type { ApiRoutesOptions, HandlerDeps, WatchStreams } from './handlers/handler-deps.js';
 import { discoveryHandler } from './discovery-routes.js';
-import type { NodeUsage } from './handlers/above-spaces.js';
-
-export interface ApiRoutesOptions {
-  registry: ResourceRegistry;
-  generic: GenericStore;
-  store: Store;
-  watchCaches: WatchCaches;
-  authorizer: Authorizer;
-  /** Authenticates a bare token for TokenReviews; without it every reviewed token is unauthenticated. */
-  reviewToken?: TokenAuthenticator;
-  /** Signs the tokens of `serviceaccounts/<name>/token`; without it that subresource is not found. */
-  serviceAccountTokens?: ServiceAccountTokens;
-  /** Which nodes run pods of which space, for what a tenant sees of nodes; without it a tenant sees none. */
-  nodeUsage?: NodeUsage;
-}
-
-export interface HandlerDeps extends ApiRoutesOptions {
-  watches: WatchStreams;
-}
 
 type Handler = (deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 

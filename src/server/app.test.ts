@@ -6,7 +6,7 @@ import { GenericStore } from '../../api/registry/generic-store.js';
 import { ResourceRegistry } from '../../api/registry/registry.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticationChain, bearerTokenAuthenticator } from '../../authz/authenticate.js';
-import type { UserInfo } from '../../authz/user.js';
+import type { UserInfo } from '../../api/access.js';
 import type { Store } from '../../storage/store.js';
 import { fromStorageError } from '../../api/registry/api-errors.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';

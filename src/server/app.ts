@@ -11,7 +11,7 @@ import type { Authenticator, TokenAuthenticator } from '../../authz/authenticate
 import type { Authorizer } from '../../authz/authorize.js';
 import type { TenantExists } from '../../authz/resolve-tenant.js';
 import type { Store } from '../../storage/store.js';
-import { type BuildInfo, versionInfo } from '../build-info.js';
+import { type BuildInfo, versionInfo } from './build-info.js';
 import { authenticateRequest } from './authenticate-request.js';
 import { healthRoutes } from './health-routes.js';
 import type { GenericStore } from '../../api/registry/generic-store.js';
@@ -24,7 +24,8 @@ import { openApiRoutes } from './openapi-routes.js';
 import { declareRequestContext, rewriteRequestUrl } from './request-context.js';
 import { sendStatus } from './negotiate.js';
 import { answerClientError, dropStalledBodies, trackRequestMethods, REQUEST_TIMEOUT_MS, SERVER_CONNECTION_OPTIONS } from './connections.js';
-import { statusErrorHandler, statusFromError, statusNotFoundHandler } from './status.js';
+import { statusErrorHandler, statusNotFoundHandler } from './status.js';
+import { statusFromError } from '../../api/status.js';
 import { versionRoutes } from './version-routes.js';
 
 /** Kubernetes' limit on request bodies (3 MiB); larger bodies are 413 RequestEntityTooLarge. */

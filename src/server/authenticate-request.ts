@@ -9,7 +9,8 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Authenticator } from '../../authz/authenticate.js';
-import type { AccessAttributes, Authorizer } from '../../authz/authorize.js';
+import type { Authorizer } from '../../authz/authorize.js';
+import type { AccessAttributes } from '../../api/access.js';
 import { impersonate } from '../../authz/impersonate.js';
 import { resolveTenant, type TenantExists } from '../../authz/resolve-tenant.js';
 import { anonymousUser } from '../../authz/user.js';
@@ -17,7 +18,7 @@ import { parseFieldSelector, pinnedValue } from '../../api/selection/field-selec
 import { pathSegmentProblems } from '../../api/validation/path-segment.js';
 import { requestInfoOf } from './request-context.js';
 import { checkPathSegments, type RequestInfo } from './request-info.js';
-import { ApiError } from './status.js';
+import { ApiError } from '../../api/status.js';
 
 /** `/healthz`, `/livez`, `/readyz`, `/version`, with a trailing slash or a sub-path (`/readyz/storage`). */
 const ANONYMOUS_ROOTS = new Set(['healthz', 'livez', 'readyz', 'version']);

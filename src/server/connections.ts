@@ -16,7 +16,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Server, ServerOptions } from 'node:https';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { protocolErrorStatus } from './status.js';
+import { failureStatus, type Status } from '../../api/status.js';
 
 /** Go's `http.DefaultMaxHeaderBytes`, which kube-apiserver keeps: the request line and headers. */
 export const MAX_HEADER_BYTES = 1024 * 1024;
@@ -45,14 +45,14 @@ interface ClientError extends Error {
 }
 
 /** The Status answer for an error Node's HTTP parser raised, with its code. */
-function statusOfClientError(err: ClientError): { code: number; body: ReturnType<typeof protocolErrorStatus> } {
+function statusOfClientError(err: ClientError): { code: number; body: Status } {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { code: 431, body: protocolErrorStatus(431, 'BadRequest', 'Request Header Fields Too Large') };
+      return { code: 431, body: failureStatus(431, 'BadRequest', 'Request Header Fields Too Large') };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { code: 408, body: protocolErrorStatus(408, 'Timeout', 'the request was not received in time') };
+      return { code: 408, body: failureStatus(408, 'Timeout', 'the request was not received in time') };
     default:
-      return { code: 400, body: protocolErrorStatus(400, 'BadRequest', `malformed HTTP request: ${err.reason ?? err.message}`) };
+      return { code: 400, body: failureStatus(400, 'BadRequest', `malformed HTTP request: ${err.reason ?? err.message}`) };
   }
 }
 

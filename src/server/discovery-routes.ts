@@ -16,7 +16,7 @@ import {
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { KubeRequestContext } from './request-context.js';
 import { encodeJson, requestWantsPretty } from './json-body.js';
-import { ApiError } from './status.js';
+import { ApiError } from '../../api/status.js';
 
 function aggregatedVersionAsked(accept: string | undefined): AggregatedVersion | undefined {
   if (!accept) return undefined;

@@ -10,7 +10,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../../storage/store.js';
-import { ApiError } from './status.js';
+import { ApiError } from '../../api/status.js';
 
 interface HealthCheck {
   name: string;

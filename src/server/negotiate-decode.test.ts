@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_DEPTH } from '../../api/schema/json-syntax.js';
 import { decodeBody } from './negotiate.js';
-import type { ApiError } from './status.js';
+import type { ApiError } from '../../api/status.js';
 
 function server() {
   const app = Fastify();

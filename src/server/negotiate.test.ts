@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { decodeObject, decodeWatchFrames, encodeObject } from '../../api/protobuf/codec.js';
 import { decodeBody, encodeWatchEvent, negotiateFormat, sendFormatted, sendStatus, watchContentType, watchFormat } from './negotiate.js';
-import { ApiError, statusFromError } from './status.js';
+import { ApiError, statusFromError } from '../../api/status.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';

@@ -12,7 +12,7 @@ import { decodeObject, encodeObject, encodeWatchFrame, hasProtobufForm, PROTOBUF
 import { inGoFieldOrder } from '../../api/protobuf/go-field-order.js';
 import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
 import { encodeJson, requestWantsPretty } from './json-body.js';
-import { ApiError, type Status } from './status.js';
+import { ApiError, type Status } from '../../api/status.js';
 import { decodeYamlBody, scanJsonBody } from './body-decoder.js';
 
 /** `pretty`: the Accept range asked for indented JSON (`application/json;pretty=1`). */

@@ -8,7 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SWAGGER_PROTOBUF, SWAGGER_PROTOBUF_DEPRECATED, swaggerDocument, swaggerProtobuf } from '../../api/openapi/openapi-v2.js';
 import { groupVersionDocument, openApiRoot } from '../../api/openapi/openapi-v3.js';
 import type { RegistryView, ResourceRegistry } from '../../api/registry/registry.js';
-import { ApiError } from './status.js';
+import { ApiError } from '../../api/status.js';
 import { goEscape } from './json-body.js';
 
 export interface OpenApiRoutesOptions {

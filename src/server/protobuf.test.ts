@@ -15,7 +15,7 @@ import { decodeObject, decodeWatchFrames, encodeObject } from '../../api/protobu
 import { GenericStore } from '../../api/registry/generic-store.js';
 import { ResourceRegistry } from '../../api/registry/registry.js';
 import { authenticationChain, bearerTokenAuthenticator } from '../../authz/authenticate.js';
-import type { UserInfo } from '../../authz/user.js';
+import type { UserInfo } from '../../api/access.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
 import { buildApp, type KubeApp } from './app.js';

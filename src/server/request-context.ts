@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { UserInfo } from '../../authz/user.js';
+import type { UserInfo } from '../../api/access.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 
 export interface KubeRequestContext {

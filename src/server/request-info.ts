@@ -17,7 +17,7 @@
 
 import { ALL_TENANTS } from '../../api/spaces.js';
 import { pathSegmentProblems } from '../../api/validation/path-segment.js';
-import { ApiError } from './status.js';
+import { ApiError } from '../../api/status.js';
 
 export type TenantForm = 'short' | 'full' | 'prefix';
 

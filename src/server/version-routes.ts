@@ -3,7 +3,7 @@
  * indented and without a trailing newline, as kube-apiserver writes it (`WriteRawJSON`).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { type BuildInfo, versionInfo } from '../build-info.js';
+import { type BuildInfo, versionInfo } from './build-info.js';
 import { encodeJson } from './json-body.js';
 
 export interface VersionRoutesOptions {

@@ -6,7 +6,7 @@
  *   userInfoStatus({ name: 'alice', uid: '', groups: ['devs'], tenant: 't1', extra: {} });
  *   // → { username: 'alice', groups: ['devs'], extra: { 'kube-spaces.io/tenant': ['t1'] } }
  */
-import { TENANT_EXTRA, type UserInfo } from '../../../authz/user.js';
+import { TENANT_EXTRA, type UserInfo } from '../../access.js';
 import { define, list, map, object, string, type Schema } from '../../schema/schema.js';
 
 /** UserInfo as the reviews write it. */

@@ -8,7 +8,7 @@
  *   reviewAttributes({ resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'shop' } });
  *   // → { verb: 'get', group: '', resource: 'pods', subresource: undefined, namespace: 'shop', name: undefined }
  */
-import type { AccessDecision } from '../../../authz/authorize.js';
+import type { AccessDecision } from '../../access.js';
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { ObjectMeta } from '../../registry/object.js';
 import type { ReviewAttributes } from '../../registry/resource-definition.js';

@@ -3,8 +3,7 @@
  * answer is given by the test and whose every question is recorded. Methods a test does not
  * give throw, so a review that asks the wrong question fails loudly.
  */
-import type { AccessDecision } from '../../../authz/authorize.js';
-import type { UserInfo } from '../../../authz/user.js';
+import type { AccessDecision, UserInfo } from '../../access.js';
 import type { Requester, ReviewAttributes, TokenReviewResult } from '../../registry/resource-definition.js';
 import type { PolicyRule } from '../rbac/rules.js';
 

@@ -1,6 +1,6 @@
 /** The DeleteOptions of a DELETE or of an eviction, checked as kube-apiserver checks them. */
 import type { DeleteOptions } from '../../../api/registry/generic-store.js';
-import { ApiError } from '../status.js';
+import { ApiError } from '../../../api/status.js';
 import { boolParam, dryRunParam, intParam, param, type Query } from './query.js';
 
 /** DeleteOptions from a body's JSON (a DELETE's body, an Eviction's `deleteOptions`) and the query (curl users give them there). */

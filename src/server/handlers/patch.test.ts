@@ -16,7 +16,7 @@ import { ResourceRegistry } from '../../../api/registry/registry.js';
 import { defineKind } from '../../../api/registry/resource-definition.js';
 import { define, list, object, ref, string } from '../../../api/schema/schema.js';
 import { authenticationChain, bearerTokenAuthenticator } from '../../../authz/authenticate.js';
-import type { UserInfo } from '../../../authz/user.js';
+import type { UserInfo } from '../../../api/access.js';
 import { openSqliteStore } from '../../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../../storage/store.js';
 import { buildApp, type KubeApp } from '../app.js';

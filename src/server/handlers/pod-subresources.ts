@@ -17,9 +17,9 @@ import type { ResourceDefinition } from '../../../api/registry/resource-definiti
 import type { Pod, PodCondition } from '../../../api/kinds/core/types.js';
 import type { PodDisruptionBudget } from '../../../api/kinds/policy/poddisruptionbudget.js';
 import { labelSelectorMatches, type LabelSelector } from '../../../api/validation/label-selector.js';
-import type { HandlerDeps } from '../api-routes.js';
+import type { HandlerDeps } from './handler-deps.js';
 import { decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
-import { ApiError } from '../status.js';
+import { ApiError } from '../../../api/status.js';
 import { parseDeleteOptions } from './delete-options.js';
 import { dryRunParam, param, type Query } from './query.js';
 import { locationOf } from './read-handlers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../status.js';
+import { ApiError } from '../../../api/status.js';
 import { intParam, validateListOptions, type Query } from './query.js';
 
 function refusal(query: Query): { code: number; reason: string; message: string; fields: string[] } | null {

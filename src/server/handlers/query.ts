@@ -2,7 +2,7 @@
  * Query parameters of resource requests, parsed and checked once (bad values are 400 BadRequest,
  * as kube-apiserver's parameter codec answers them).
  */
-import { ApiError } from '../status.js';
+import { ApiError } from '../../../api/status.js';
 import { parseLabelSelector, SelectorParseError, type LabelSelector } from '../../../api/selection/label-selector.js';
 import { compileFieldSelector, parseFieldSelector, type FieldGetter } from '../../../api/selection/field-selector.js';
 import type { KubeObject } from '../../../api/registry/object.js';

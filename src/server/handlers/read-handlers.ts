@@ -2,8 +2,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toTable } from '../../../api/registry/table.js';
 import type { KubeObject } from '../../../api/registry/object.js';
-import type { HandlerDeps } from '../api-routes.js';
-import { ApiError } from '../status.js';
+import type { HandlerDeps } from './handler-deps.js';
+import { ApiError } from '../../../api/status.js';
 import { negotiateFormat, sendFormatted, type ResponseFormat } from '../negotiate.js';
 import { fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, validateListOptions, type Query } from './query.js';
 import type { ResourceRequest } from './resolve-resource.js';

@@ -5,9 +5,9 @@
 import { ALL_TENANTS } from '../../../api/registry/generic-store.js';
 import type { ResourceRegistry } from '../../../api/registry/registry.js';
 import type { ResourceDefinition, Verb } from '../../../api/registry/resource-definition.js';
-import type { UserInfo } from '../../../authz/user.js';
+import type { UserInfo } from '../../../api/access.js';
 import type { ResourceRequestInfo } from '../request-info.js';
-import { ApiError } from '../status.js';
+import { ApiError } from '../../../api/status.js';
 
 export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'token' | 'ephemeralcontainers' | 'binding' | 'eviction' | 'exec' | 'attach' | 'portforward';
 

@@ -7,7 +7,7 @@ import type { KubeObject } from '../../../api/registry/object.js';
 import { fieldErrors } from '../../../api/registry/field-error.js';
 import { invalid } from '../../../api/registry/api-errors.js';
 import type { ResourceDefinition, ScaleSubresource } from '../../../api/registry/resource-definition.js';
-import type { HandlerDeps } from '../api-routes.js';
+import type { HandlerDeps } from './handler-deps.js';
 import { locationOf } from './read-handlers.js';
 import type { ResourceRequest } from './resolve-resource.js';
 

@@ -7,8 +7,8 @@
 import type { KubeObject } from '../../../api/registry/object.js';
 import { ALL_TENANTS, SYSTEM_TENANT } from '../../../api/spaces.js';
 import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from '../../../authz/rbac/bootstrap-policy.js';
-import type { HandlerDeps } from '../api-routes.js';
-import { ApiError } from '../status.js';
+import type { HandlerDeps } from './handler-deps.js';
+import { ApiError } from '../../../api/status.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { parseLabelSelector, type LabelSelector } from '../../../api/selection/label-selector.js';
 

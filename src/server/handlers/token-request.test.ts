@@ -21,7 +21,7 @@ import type { ResourceDefinition } from '../../../api/registry/resource-definiti
 import { authenticationChain, bearerTokenAuthenticator } from '../../../authz/authenticate.js';
 import { serviceAccountAuthenticator, storeServiceAccountLookup } from '../../../authz/service-account-authenticator.js';
 import { ServiceAccountTokens } from '../../../authz/service-account-token.js';
-import type { UserInfo } from '../../../authz/user.js';
+import type { UserInfo } from '../../../api/access.js';
 import { openSqliteStore } from '../../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../../storage/store.js';
 import { buildApp, type KubeApp } from '../app.js';

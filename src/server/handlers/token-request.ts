@@ -5,9 +5,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_ACCOUNT_ISSUER } from '../../../authz/service-account-token.js';
-import { ApiError, type StatusCause } from '../status.js';
+import { ApiError, type StatusCause } from '../../../api/status.js';
 import { nowTimestamp } from '../../../api/registry/generic-store.js';
-import type { HandlerDeps } from '../api-routes.js';
+import type { HandlerDeps } from './handler-deps.js';
 import { decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
 import { locationOf } from './read-handlers.js';
 import type { ResourceRequest } from './resolve-resource.js';

@@ -7,8 +7,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiWatchEvent } from '../../../api/registry/watch.js';
 import { toTable } from '../../../api/registry/table.js';
-import type { HandlerDeps } from '../api-routes.js';
-import { ApiError } from '../status.js';
+import type { HandlerDeps } from './handler-deps.js';
+import { ApiError } from '../../../api/status.js';
 import { encodeJson } from '../json-body.js';
 import { encodeWatchEvent, negotiateFormat, watchContentType, watchFormat } from '../negotiate.js';
 import { boolParam, fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, type Query } from './query.js';
@@ -17,9 +17,6 @@ import { compileFieldSelector } from '../../../api/selection/field-selector.js';
 import { selectableFields } from './query.js';
 import { seesSharedDefaults, sharedDefaultsWatch } from './shared-defaults.js';
 import { narrowedToSpace, seesPartAboveSpaces } from './above-spaces.js';
-
-/** Open watch streams, so the server can end them when it closes. */
-export type WatchStreams = Set<{ close(): void }>;
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -8,9 +8,9 @@ import type { Requester, TokenReviewResult } from '../../../api/registry/resourc
 import { SYSTEM_TENANT } from '../../../api/spaces.js';
 import { SERVICE_ACCOUNT_ISSUER } from '../../../authz/service-account-token.js';
 import { scaleSchema } from '../../../api/schema/autoscaling-types.js';
-import type { HandlerDeps } from '../api-routes.js';
+import type { HandlerDeps } from './handler-deps.js';
 import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
-import { ApiError } from '../status.js';
+import { ApiError } from '../../../api/status.js';
 import { warningHeaders } from '../warning-headers.js';
 import { applyConfiguration, applyConflictError, fieldManagerName, FieldSet, fieldsOutside, statusResetFields } from '../../../api/apply/index.js';
 import type { JsonObject, JsonValue } from '../../../api/apply/json-value.js';

@@ -1,6 +1,9 @@
 /**
- * The identity of an object for controllers: tenant, namespace and name, always together (a key
- * without its tenant would let one space's event reconcile another's object).
+ * The identity of an object: tenant, namespace and name, always together. Two spaces may hold
+ * `default/app` each; a key without its tenant would merge them into one cache entry.
+ *
+ * @example
+ *   keyString(keyOf(cm)) // 't1/ns1/cm1'
  */
 import type { KubeObject } from '../../api/registry/object.js';
 

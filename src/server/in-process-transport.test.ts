@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { authenticationChain, bearerTokenAuthenticator } from '../../authz/authenticate.js';
+import { InProcessIdentities } from '../../authz/in-process-identities.js';
+import type { UserInfo } from '../../api/access.js';
+import type { Store } from '../../storage/store.js';
+import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
+import { configMaps, isForbidden, KubeClient, tenants, type WatchEvent, type ConfigMap } from '../client/index.js';
+import { startControlPlane, type ControlPlane } from '../control-plane.js';
+import { buildApp, type KubeApp } from './app.js';
+import { InProcessTransport } from './in-process-transport.js';
+
+const user = (name: string, tenant: string, groups: string[] = []): UserInfo => ({ name, uid: '', groups, tenant, extra: {} });
+
+describe('the client over the in-process transport', () => {
+  let dir: string;
+  let store: Store;
+  let plane: ControlPlane;
+  let app: KubeApp;
+  const identities = new InProcessIdentities();
+  const clientAs = (identity: UserInfo) => new KubeClient(new InProcessTransport(app, identities.issue(identity)));
+  let admin: KubeClient;
+  /** The scopes (`tenant/namespace`) of the server's watches that ended. */
+  const stoppedWatches: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'in-process-transport-'));
+    store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
+    const log = pino({ level: 'silent' });
+    plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
+    // Counts the server's watches that end, to see a client leaving end the server's watch.
+    const startWatch = plane.watchCaches.startWatch.bind(plane.watchCaches);
+    vi.spyOn(plane.watchCaches, 'startWatch').mockImplementation(async (...args) => {
+      const active = await startWatch(...args);
+      const scope = `${args[1].tenant}/${args[1].namespace ?? ''}`;
+      return { stop: () => (stoppedWatches.push(scope), active.stop()) };
+    });
+    app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger: log, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
+    admin = clientAs(user('system:controller:test', 'system', ['system:masters']));
+    for (const name of ['t1', 't2']) await admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name } });
+    await vi.waitFor(async () => {
+      for (const name of ['t1', 't2']) expect((await admin.resource(tenants).get(name)).status?.phase).toBe('Active');
+    }, { timeout: 20_000, interval: 50 });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await plane?.stop();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads and writes through the request path, each object with its tenant', async () => {
+    for (const tenant of ['t1', 't2']) await admin.space(tenant).namespace('default').resource(configMaps).create({ metadata: { name: 'dup' }, data: { from: tenant } });
+    const { items } = await admin.allSpaces().namespace('default').resource(configMaps).listAll({ fieldSelector: 'metadata.name=dup' });
+    expect(items.map((cm) => [cm.metadata.tenant, cm.data?.from]).sort()).toEqual([
+      ['t1', 't1'],
+      ['t2', 't2'],
+    ]);
+  });
+
+  it('authorizes the identity named: no back door around RBAC or the tenant gate', async () => {
+    const nobody = clientAs(user('system:controller:nobody', 'system'));
+    expect(isForbidden(await nobody.allSpaces().resource(configMaps).list().catch((err: unknown) => err))).toBe(true);
+    const tenantUser = clientAs(user('alice', 't1', ['system:masters']));
+    expect(isForbidden(await tenantUser.allSpaces().resource(configMaps).list().catch((err: unknown) => err))).toBe(true);
+    expect((await tenantUser.namespace('default').resource(configMaps).get('dup')).metadata.tenant).toBe('t1');
+  });
+
+  it('streams a watch, and ends the server’s watch when the client leaves it', async () => {
+    const cms = admin.space('t2').namespace('default').resource(configMaps);
+    const watch = cms.watch({ labelSelector: 'watched=yes' });
+    const next = async (): Promise<WatchEvent<ConfigMap>> => {
+      for (;;) {
+        const { value } = await watch.next();
+        if (value && value.type !== 'BOOKMARK') return value;
+      }
+    };
+    expect(await next()).toMatchObject({ type: 'RELISTED', objects: [] });
+    await cms.create({ metadata: { name: 'w1', labels: { watched: 'yes' } } });
+    expect(await next()).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'w1', tenant: 't2' } } });
+    await watch.return(undefined);
+    await vi.waitFor(() => expect(stoppedWatches).toContain('t2/default'));
+  });
+});
