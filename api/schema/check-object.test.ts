@@ -39,10 +39,10 @@ describe('checkObject: Quantity and IntOrString as Go decodes them', () => {
 });
 
 describe('applyGoDecoding', () => {
-  it('decodes nulls as Go does: struct fields unset, map values and list items their zero value', () => {
+  it('decodes nulls as Go does: map values and list items their zero value, struct fields kept', () => {
     const object = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', labels: { a: null } }, type: null, stringData: { s: null }, data: { d: null } };
     applyGoDecoding(checkObject(object, kind('secrets')));
-    expect(object).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', labels: { a: '' } }, stringData: { s: '' }, data: { d: '' } });
+    expect(object).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', labels: { a: '' } }, type: null, stringData: { s: '' }, data: { d: '' } });
     const p = pod({ args: ['x', null], resources: { limits: { cpu: null } } });
     applyGoDecoding(checkObject(p, kind('pods')));
     expect(p.spec.containers[0]).toMatchObject({ args: ['x', ''], resources: { limits: { cpu: '0' } } });

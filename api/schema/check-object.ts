@@ -26,9 +26,6 @@ interface ValueAt {
   key: string | number;
 }
 
-/** Marks a struct field, which a null leaves unset, apart from map values and list items, which it sets to their zero value. */
-const UNSET = Symbol('unset');
-
 /** Go's zero value for an element of `schema` (a map value or list item) decoded from null. */
 function zeroValue(schema: Schema): unknown {
   if (schema[QUANTITY]) return '0';
@@ -41,8 +38,6 @@ function zeroValue(schema: Schema): unknown {
       return 0;
     case 'boolean':
       return false;
-    case 'object':
-      return schema.properties ? {} : null;
     default:
       return null;
   }
@@ -121,8 +116,9 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
   const walk = (v: unknown, s: Schema | undefined, path: string, holder?: ValueAt, field = false): void => {
     const resolved = resolve(s, defs);
     if (!resolved || v === undefined) return;
+    // A struct field keeps its null: Go writes a zero field that is not omitempty as null (`creationTimestamp`).
     if (v === null) {
-      if (holder) result.nulls.push({ ...holder, zero: field ? UNSET : zeroValue(resolved) });
+      if (holder && !field) result.nulls.push({ ...holder, zero: zeroValue(resolved) });
       return;
     }
     if (!typeMatches(v, resolved)) {
@@ -159,18 +155,15 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
 /**
  * Leaves what Go's decoder would: quantities in their canonical form (`0.5` → `"500m"`, as Go
  * parses every Quantity and its encoder writes the canonical string; malformed ones are left for
- * validation to refuse), and nulls as Go decodes them: a struct field unset, a map value or list
- * item its type's zero value (`{"data":{"a":null}}` stores `"a":""`).
+ * validation to refuse), and nulls as Go decodes them: a map value or list item its type's zero
+ * value (`{"data":{"a":null}}` stores `"a":""`).
  */
 export function applyGoDecoding(check: ObjectCheck): void {
   for (const { holder, key } of check.quantities) {
     const value = (holder as Record<string | number, unknown>)[key];
     if (typeof value === 'string' || typeof value === 'number') (holder as Record<string | number, unknown>)[key] = canonicalQuantity(value);
   }
-  for (const { holder, key, zero } of check.nulls) {
-    if (zero === UNSET) delete (holder as Record<string | number, unknown>)[key];
-    else (holder as Record<string | number, unknown>)[key] = zero;
-  }
+  for (const { holder, key, zero } of check.nulls) (holder as Record<string | number, unknown>)[key] = zero;
 }
 
 /** Removes the fields `checkObject` reported as unknown (fieldValidation Ignore and Warn drop them, as the decoder does). */
