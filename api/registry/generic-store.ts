@@ -18,7 +18,7 @@ import { canonicalizeQuantities, checkObject, dropFields } from '../schema/check
 import { computeUpdateManagedFields, FieldSet, fieldsOutside, statusResetFields } from '../apply/index.js';
 import { goQuote } from '../apply/path-element.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
-import { alreadyExists, badRequest, conflict, expired, fromStorageError, invalid, notFound } from './api-errors.js';
+import { alreadyExists, badRequest, checkTypeMeta, conflict, expired, fromStorageError, invalid, notFound } from './api-errors.js';
 import type { FieldError } from './field-error.js';
 import { deletionFinalizers, type PropagationOptions } from './garbage-collection.js';
 import type { KubeObject, ListMeta } from './object.js';
@@ -644,25 +644,20 @@ export class GenericStore {
     return (obj.metadata.finalizers ?? []).length > 0 || (def.holdsDeletion?.(obj) ?? false);
   }
 
-  /**
-   * Decoder-level checks on a request body: apiVersion/kind agree with the URL, types match the
-   * schema (400 otherwise), unknown fields handled per `fieldValidation`. Returns a copy to work on.
-   */
-  /** The decoder checks of a request body, for callers that write through `mutate` (apply). */
+  /** The decoder checks of a request body (`admitBody`), for callers that write through `mutate` (apply). */
   checkBody(def: ResourceDefinition, body: KubeObject, opts: WriteOptions): KubeObject {
     return this.admitBody(def, body, opts);
   }
 
+  /**
+   * Decoder-level checks on a request body: apiVersion/kind agree with the URL, types match the
+   * schema (400 otherwise), unknown fields handled per `fieldValidation`.
+   */
   private admitBody(def: ResourceDefinition, body: KubeObject, opts: WriteOptions): KubeObject {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw badRequest(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
     }
-    if (body.kind !== undefined && body.kind !== def.kind) {
-      throw badRequest(`${String(body.kind)} in version "${def.version}" cannot be handled as a ${def.kind}: the object provided is unrecognized (must be of type ${def.kind}): Object 'Kind' is ${JSON.stringify(String(body.kind))} (expected ${JSON.stringify(def.kind)})`);
-    }
-    if (body.apiVersion !== undefined && body.apiVersion !== def.apiVersion) {
-      throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${def.apiVersion})`);
-    }
+    checkTypeMeta(body, [def]);
     const check = checkObject(body, def.schema);
     if (check.typeError) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
     canonicalizeQuantities(check);

@@ -6,9 +6,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_ACCOUNT_ISSUER } from '../../../authz/service-account-token.js';
 import { ApiError, type StatusCause } from '../status.js';
+import { checkTypeMeta } from '../../../api/registry/api-errors.js';
 import { nowTimestamp } from '../../../api/registry/generic-store.js';
 import type { HandlerDeps } from '../api-routes.js';
-import { decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
+import { decodeObjectBody, negotiateFormat, sendFormatted } from '../negotiate.js';
 import { locationOf } from './read-handlers.js';
 import type { ResourceRequest } from './resolve-resource.js';
 
@@ -34,14 +35,10 @@ function invalidTokenRequest(name: string, field: string, message: string, reaso
 }
 
 /** The spec of the body, defaulted and checked as kube-apiserver does. */
-function tokenRequestSpec(body: unknown, name: string): TokenRequestSpec {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'BadRequest', 'the body of the request must be a TokenRequest object');
-  const { apiVersion, kind } = body as { apiVersion?: unknown; kind?: unknown };
+function tokenRequestSpec(body: Record<string, unknown>, name: string): TokenRequestSpec {
+  checkTypeMeta(body, [{ apiVersion: API_VERSION, kind: 'TokenRequest' }]);
   // Go clients send unset fields as null (kubectl 1.27: `"audiences": null`).
-  const spec = (body as { spec?: unknown }).spec ?? {};
-  if ((kind !== undefined && kind !== 'TokenRequest') || (apiVersion !== undefined && apiVersion !== API_VERSION)) {
-    throw new ApiError(400, 'BadRequest', `expected a TokenRequest in ${API_VERSION}, got ${String(kind)} in ${String(apiVersion)}`);
-  }
+  const spec = body.spec ?? {};
   if (spec === null || typeof spec !== 'object') throw invalidTokenRequest(name, 'spec', `Invalid value: ${JSON.stringify(spec)}: must be an object`);
   const fields = spec as { audiences?: unknown; expirationSeconds?: unknown; boundObjectRef?: unknown };
   const audiences = fields.audiences ?? [];
@@ -71,7 +68,7 @@ export async function handleTokenRequest(deps: HandlerDeps, req: ResourceRequest
   if (!tokens) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   const format = negotiateFormat(request.headers.accept, false);
   const loc = locationOf(req);
-  const spec = tokenRequestSpec(await decodeBody(request, 'TokenRequest'), loc.name);
+  const spec = tokenRequestSpec(await decodeObjectBody(request, 'TokenRequest'), loc.name);
   // No audience asked: the API server's own, as kube-apiserver defaults it.
   const audiences = spec.audiences.length > 0 ? spec.audiences : [SERVICE_ACCOUNT_ISSUER];
   const account = await deps.generic.get(req.def, loc);
