@@ -38,6 +38,18 @@ describe('checkObject: Quantity and IntOrString as Go decodes them', () => {
   });
 });
 
+describe('checkObject: struct types named as Go names them', () => {
+  it.each([
+    ['a string for metadata', 'pods', { ...pod({}), metadata: 'x' }, 'json: cannot unmarshal string into Go struct field metadata of type v1.ObjectMeta'],
+    ['a number for a pod spec', 'pods', { ...pod({}), spec: 5 }, 'json: cannot unmarshal number into Go struct field spec of type v1.PodSpec'],
+    ['a list for a security context', 'pods', pod({ securityContext: [] }), 'json: cannot unmarshal array into Go struct field spec.containers[0].securityContext of type v1.SecurityContext'],
+    ['an object for the container list', 'pods', { ...pod({}), spec: { containers: {} } }, 'json: cannot unmarshal object into Go struct field spec.containers of type []v1.Container'],
+    ['a string for labels', 'pods', { ...pod({}), metadata: { name: 'p', labels: 'x' } }, 'json: cannot unmarshal string into Go struct field metadata.labels of type map[string]string'],
+  ])('%s', (_name, resource, object, message) => {
+    expect(checkObject(object, kind(resource)).typeError).toBe(message);
+  });
+});
+
 describe('canonicalizeQuantities', () => {
   it('writes every Quantity of a Pod in its canonical form, wherever it sits', () => {
     const object = {

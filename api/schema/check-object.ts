@@ -6,7 +6,7 @@
  * decoder's answers need exact field paths (`spec.containers[0].foo`), which a walk gives directly.
  */
 import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from '../validation/quantity.js';
-import { definitions, QUANTITY, resolve, type Schema, type SchemaDefinitions } from './schema.js';
+import { definitions, QUANTITY, refName, resolve, type Schema, type SchemaDefinitions } from './schema.js';
 
 export interface ObjectCheck {
   /** The first type mismatch, worded like Go's JSON decoder, or undefined. */
@@ -25,7 +25,13 @@ function jsonType(value: unknown): string {
   return typeof value === 'object' ? 'object' : typeof value;
 }
 
-function goType(schema: Schema): string {
+/**
+ * The Go type of a field declared by `declared` (a `$ref`, possibly described by an `allOf`, or the
+ * schema itself), as Go's decoder names it: a named struct by its package and name
+ * (`io.k8s.api.core.v1.PodSpec` → `v1.PodSpec`).
+ */
+function goType(declared: Schema, defs: SchemaDefinitions): string {
+  const schema = resolve(declared, defs) ?? {};
   // IntOrString decodes anything but a string into its int32 half, so Go names that type.
   if (schema['x-kubernetes-int-or-string']) return 'int32';
   switch (schema.type) {
@@ -38,9 +44,12 @@ function goType(schema: Schema): string {
     case 'string':
       return 'string';
     case 'array':
-      return '[]' + (schema.items ? goType(resolve(schema.items) ?? {}) : 'interface {}');
-    case 'object':
-      return schema.additionalProperties && typeof schema.additionalProperties === 'object' ? 'map[string]' + goType(resolve(schema.additionalProperties) ?? {}) : 'struct';
+      return '[]' + (schema.items ? goType(schema.items, defs) : 'interface {}');
+    case 'object': {
+      if (schema.additionalProperties && typeof schema.additionalProperties === 'object') return 'map[string]' + goType(schema.additionalProperties, defs);
+      const name = refName(declared) ?? (declared.allOf?.length === 1 ? refName(declared.allOf[0]!) : undefined);
+      return name === undefined ? 'struct' : name.split('.').slice(-2).join('.');
+    }
     default:
       return 'interface {}';
   }
@@ -78,9 +87,9 @@ function isInt32(value: unknown): boolean {
  * field is quoted (`number 1.5`); a Quantity parses whatever JSON it gets as text, so anything but
  * a string or a number fails its format check.
  */
-function typeErrorOf(value: unknown, schema: Schema, path: string): string {
-  if (schema[QUANTITY]) return QUANTITY_FORMAT_ERROR;
-  const type = goType(schema);
+function typeErrorOf(value: unknown, declared: Schema, defs: SchemaDefinitions, path: string): string {
+  if (resolve(declared, defs)?.[QUANTITY]) return QUANTITY_FORMAT_ERROR;
+  const type = goType(declared, defs);
   const found = typeof value === 'number' && type.startsWith('int') ? `number ${value}` : jsonType(value) === 'boolean' ? 'bool' : jsonType(value);
   return `json: cannot unmarshal ${found} into Go struct field ${path || '.'} of type ${type}`;
 }
@@ -94,7 +103,7 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
     if (!resolved || v === null || v === undefined) return;
     if (!typeMatches(v, resolved)) {
       if (result.typeError === undefined) {
-        result.typeError = typeErrorOf(v, resolved, path);
+        result.typeError = typeErrorOf(v, s!, defs, path);
         result.typeMismatch = { value: v, expected: resolved };
       }
       return;
