@@ -149,6 +149,15 @@ describe.each(backendCases())('wire bytes on the $backend backend', ({ backend, 
       expect(curl('?pretty=false')).toBe(compact);
     });
 
+    it('keys named like JavaScript object members and a null label value are stored and written as Go does', async () => {
+      const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"js-keys","labels":{"a":null}},"data":{"z":"1","constructor":"c","__proto__":"p"}}';
+      const created = await cluster.api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body, headers: { 'content-type': 'application/json' } });
+      expect(created.status, created.body).toBe(201);
+      const read = await cluster.api.request('GET', `/api/v1/namespaces/${ns}/configmaps/js-keys`);
+      expect(read.body).toContain('"labels":{"a":""}');
+      expect(read.body).toContain('"data":{"__proto__":"p","constructor":"c","z":"1"}}\n');
+    });
+
     it('/version indented without a trailing newline, as WriteRawJSON', async () => {
       const res = await cluster.api.request('GET', '/version');
       expect(res.body).toMatch(/^\{\n {2}"major": "1",\n {2}"minor": "\d+",\n[\s\S]*\n\}$/);

@@ -48,15 +48,19 @@ export interface TypeMeta {
   kind: string;
 }
 
+/** An apiVersion or kind as a message shows it: a string as it is, anything else (a patch may make it anything) as JSON. */
+export function typeMetaText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? 'null';
+}
+
 /**
  * Refuses a body whose apiVersion or kind (decoded strings, or absent and then defaulted from the
  * URL) is none of `accepted`, in kube-apiserver's words for the first accepted one.
  */
 export function checkTypeMeta(body: { apiVersion?: unknown; kind?: unknown }, accepted: readonly [TypeMeta, ...TypeMeta[]]): void {
   // A null field is an absent one, as Go's decoder reads it; other non-strings only reach here from an apply configuration.
-  const text = (value: unknown): string | undefined => (value == null ? undefined : typeof value === 'string' ? value : JSON.stringify(value));
-  const apiVersion = text(body.apiVersion);
-  const kind = text(body.kind);
+  const apiVersion = body.apiVersion == null ? undefined : typeMetaText(body.apiVersion);
+  const kind = body.kind == null ? undefined : typeMetaText(body.kind);
   const matches = (k: TypeMeta): boolean => (apiVersion === undefined || apiVersion === k.apiVersion) && (kind === undefined || kind === k.kind);
   if (accepted.some(matches)) return;
   const expected = accepted[0];

@@ -14,11 +14,11 @@ import { isStorageError } from '../../storage/errors.js';
 import { keyPrefix, objectKey } from '../../storage/keys.js';
 import type { KeyValue, Store } from '../../storage/store.js';
 import type { LabelSelector } from '../selection/label-selector.js';
-import { canonicalizeQuantities, checkObject, dropFields } from '../schema/check-object.js';
+import { canonicalizeDecoded, checkObject, dropFields } from '../schema/check-object.js';
 import { computeUpdateManagedFields, FieldSet, fieldsOutside, statusResetFields } from '../apply/index.js';
 import { goQuote } from '../apply/path-element.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
-import { alreadyExists, badRequest, checkTypeMeta, conflict, expired, fromStorageError, invalid, notFound } from './api-errors.js';
+import { alreadyExists, badRequest, checkTypeMeta, conflict, expired, fromStorageError, invalid, notFound, typeMetaText } from './api-errors.js';
 import type { FieldError } from './field-error.js';
 import { deletionFinalizers, type PropagationOptions } from './garbage-collection.js';
 import type { KubeObject, ListMeta } from './object.js';
@@ -404,11 +404,11 @@ export class GenericStore {
     };
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw invalidPatch('the patched object is no JSON object');
     if ((obj.kind ?? def.kind) !== def.kind || (obj.apiVersion ?? def.apiVersion) !== def.apiVersion) {
-      throw invalidPatch(`Object 'Kind' is ${JSON.stringify(String(obj.kind))} in version ${JSON.stringify(String(obj.apiVersion))} (expected ${JSON.stringify(def.kind)} in ${JSON.stringify(def.apiVersion)})`);
+      throw invalidPatch(`Object 'Kind' is ${JSON.stringify(typeMetaText(obj.kind))} in version ${JSON.stringify(typeMetaText(obj.apiVersion))} (expected ${JSON.stringify(def.kind)} in ${JSON.stringify(def.apiVersion)})`);
     }
     const check = checkObject(obj, def.schema);
     if (check.typeError) throw invalidPatch(check.typeError);
-    canonicalizeQuantities(check);
+    canonicalizeDecoded(check);
     if (check.unknownFields.length > 0) {
       const validation = opts.fieldValidation ?? 'Ignore';
       if (validation === 'Strict') throw invalidPatch(strictDecodingError(check.unknownFields));
@@ -660,7 +660,7 @@ export class GenericStore {
     checkTypeMeta(body, [def]);
     const check = checkObject(body, def.schema);
     if (check.typeError) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
-    canonicalizeQuantities(check);
+    canonicalizeDecoded(check);
     // The body is the request's own, freshly decoded: it is worked on in place, not copied
     // (callers of create and update hand over objects they no longer use).
     const obj = body;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coreKinds } from '../kinds/core/index.js';
-import { canonicalizeQuantities, checkObject } from './check-object.js';
+import { canonicalizeDecoded, checkObject } from './check-object.js';
 
 const kind = (resource: string) => coreKinds.find((def) => def.resource === resource)!.schema;
 const pod = (container: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', ...container }] } });
@@ -50,21 +50,32 @@ describe('checkObject: struct types named as Go names them', () => {
   });
 });
 
-describe('canonicalizeQuantities', () => {
+describe('canonicalizeDecoded: nulls as Go decodes them', () => {
+  it('makes a null label value, list item or quantity its zero value, and leaves null fields as they are', () => {
+    const object = { ...pod({ args: ['a', null], resources: { limits: { cpu: null } } }), metadata: { name: 'p', labels: { a: null }, annotations: null } };
+    const check = checkObject(object, kind('pods'));
+    expect(check.typeError).toBeUndefined();
+    canonicalizeDecoded(check);
+    expect(object.metadata).toEqual({ name: 'p', labels: { a: '' }, annotations: null });
+    expect(object.spec.containers[0]).toMatchObject({ args: ['a', ''], resources: { limits: { cpu: '0' } } });
+  });
+});
+
+describe('canonicalizeDecoded', () => {
   it('writes every Quantity of a Pod in its canonical form, wherever it sits', () => {
     const object = {
       ...pod({ resources: { limits: { cpu: 0.5, memory: '1024Mi' }, requests: { cpu: 1 } }, env: [{ name: 'E', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: 0.001 } } }] }),
     };
     (object.spec as Record<string, unknown>).volumes = [{ name: 'v', emptyDir: { sizeLimit: 1.5e9 } }];
     const check = checkObject(object, kind('pods'));
-    canonicalizeQuantities(check);
+    canonicalizeDecoded(check);
     expect(object.spec.containers[0]).toMatchObject({ resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '1' } }, env: [{ valueFrom: { resourceFieldRef: { divisor: '1m' } } }] });
     expect((object.spec as Record<string, unknown>).volumes).toEqual([{ name: 'v', emptyDir: { sizeLimit: '1500M' } }]);
   });
 
   it('leaves a malformed quantity for validation to refuse', () => {
     const object = pod({ resources: { limits: { cpu: 'lots' } } });
-    canonicalizeQuantities(checkObject(object, kind('pods')));
+    canonicalizeDecoded(checkObject(object, kind('pods')));
     expect(object.spec.containers[0]).toMatchObject({ resources: { limits: { cpu: 'lots' } } });
   });
 });

@@ -15,8 +15,27 @@ export interface ObjectCheck {
   typeMismatch?: { value: unknown; expected: Schema };
   /** Paths of fields the schema does not declare, in document order. */
   unknownFields: string[];
-  /** Where the value holds a Quantity, for `canonicalizeQuantities`. */
+  /** Where the value holds a Quantity, for `canonicalizeDecoded`. */
   quantities: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number }>;
+  /** Nulls in a map or list of scalars, which Go decodes as the zero value (`labels: {a: null}` is `a: ""`), with that value. */
+  zeroed: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; zero: string | number | boolean }>;
+}
+
+/** Go's zero value of a scalar schema as its JSON encoder writes it, or undefined for other schemas. */
+function goZeroValue(schema: Schema): string | number | boolean | undefined {
+  if (schema[QUANTITY]) return '0';
+  if (schema['x-kubernetes-int-or-string']) return 0;
+  switch (schema.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return undefined;
+  }
 }
 
 function jsonType(value: unknown): string {
@@ -96,10 +115,15 @@ function typeErrorOf(value: unknown, declared: Schema, defs: SchemaDefinitions, 
 
 /** Checks `value` against `schema` (usually a kind's top-level schema). */
 export function checkObject(value: unknown, schema: Schema, defs: SchemaDefinitions = definitions): ObjectCheck {
-  const result: ObjectCheck = { typeError: undefined, unknownFields: [], quantities: [] };
+  const result: ObjectCheck = { typeError: undefined, unknownFields: [], quantities: [], zeroed: [] };
 
-  const walk = (v: unknown, s: Schema | undefined, path: string, holder?: ObjectCheck['quantities'][number]): void => {
+  /** `element`: `v` is a list item or a map value (a null struct field is only absent). */
+  const walk = (v: unknown, s: Schema | undefined, path: string, holder?: ObjectCheck['quantities'][number], element = false): void => {
     const resolved = resolve(s, defs);
+    if (v === null && element && resolved && holder) {
+      const zero = goZeroValue(resolved);
+      if (zero !== undefined) result.zeroed.push({ ...holder, zero });
+    }
     if (!resolved || v === null || v === undefined) return;
     if (!typeMatches(v, resolved)) {
       if (result.typeError === undefined) {
@@ -110,7 +134,7 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
     }
     if (resolved[QUANTITY] && holder) result.quantities.push(holder);
     if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, resolved.items, `${path}[${i}]`, { holder: v, key: i }));
+      v.forEach((item, i) => walk(item, resolved.items, `${path}[${i}]`, { holder: v, key: i }, true));
       return;
     }
     if (jsonType(v) !== 'object' || resolved['x-kubernetes-int-or-string']) return;
@@ -121,7 +145,7 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
       const childPath = path ? `${path}.${key}` : key;
       const declared = props?.[key];
       if (declared) walk(child, declared, childPath, { holder: object, key });
-      else if (extra && typeof extra === 'object') walk(child, extra, childPath, { holder: object, key });
+      else if (extra && typeof extra === 'object') walk(child, extra, childPath, { holder: object, key }, true);
       else if (extra !== true && !resolved['x-kubernetes-preserve-unknown-fields'] && (props || resolved.type === 'object')) {
         result.unknownFields.push(childPath);
       }
@@ -133,11 +157,13 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
 }
 
 /**
- * Rewrites the quantities `checkObject` found in their canonical form (`0.5` → `"500m"`), as Go's
- * decoder parses every Quantity and its encoder always writes the canonical string. Malformed ones
- * are left for validation to refuse.
+ * Rewrites what Go's decoder changes in a body, as `checkObject` found it: null items and values of
+ * scalar lists and maps become their zero value, and quantities their canonical form (`0.5` →
+ * `"500m"`), as Go parses every Quantity and its encoder always writes the canonical string.
+ * Malformed quantities are left for validation to refuse.
  */
-export function canonicalizeQuantities(check: ObjectCheck): void {
+export function canonicalizeDecoded(check: ObjectCheck): void {
+  for (const { holder, key, zero } of check.zeroed) (holder as Record<string | number, unknown>)[key] = zero;
   for (const { holder, key } of check.quantities) {
     const value = (holder as Record<string | number, unknown>)[key];
     if (typeof value === 'string' || typeof value === 'number') (holder as Record<string | number, unknown>)[key] = canonicalQuantity(value);
