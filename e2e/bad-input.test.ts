@@ -118,7 +118,14 @@ const rows: Row[] = [
     request: (f) => ({ method: 'POST', path: cms(f), options: json(cm('typed', { data: { k: 1 } })) }),
     status: 400,
     reason: 'BadRequest',
-    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field',
+    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+  },
+  {
+    name: 'replicas as a string (a Helm chart quoting its value)',
+    request: (f) => ({ method: 'POST', path: `/apis/apps/v1/namespaces/${f.ns}/deployments`, options: raw(JSON.stringify(deployment(f.ns, 'quoted', 1)).replace('"replicas":1', '"replicas":"2"'), 'application/json') }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
   },
 
   // ---- the wrong object for the URL ---------------------------------------------------------

@@ -177,7 +177,7 @@ describe.each(backendCases())('wire bytes on the $backend backend', ({ backend, 
       expect(refused.status).toBe(400);
       expect(refused.json()).toMatchObject({
         reason: 'BadRequest',
-        message: 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 80.5 into Go struct field spec.containers[0].livenessProbe.tcpSocket.port of type int32',
+        message: 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 80.5 into Go struct field TCPSocketAction.spec.containers.livenessProbe.tcpSocket.port of type int32',
       });
     });
   });

@@ -28,23 +28,24 @@ describe('checkObject: Quantity and IntOrString as Go decodes them', () => {
   it.each([
     ['a boolean quantity', 'pods', pod({ resources: { limits: { cpu: true } } }), QUANTITY_ERROR],
     ['an object for a quantity', 'pods', pod({ resources: { limits: { cpu: { a: 1 } } } }), QUANTITY_ERROR],
-    ['a fractional IntOrString', 'pods', pod({ livenessProbe: { tcpSocket: { port: 1.5 } } }), 'json: cannot unmarshal number 1.5 into Go struct field spec.containers[0].livenessProbe.tcpSocket.port of type int32'],
-    ['an IntOrString beyond int32', 'pods', pod({ livenessProbe: { tcpSocket: { port: 2 ** 31 } } }), 'json: cannot unmarshal number 2147483648 into Go struct field spec.containers[0].livenessProbe.tcpSocket.port of type int32'],
-    ['a boolean IntOrString', 'pods', pod({ livenessProbe: { tcpSocket: { port: true } } }), 'json: cannot unmarshal bool into Go struct field spec.containers[0].livenessProbe.tcpSocket.port of type int32'],
-    ['a fractional int32', 'pods', pod({ ports: [{ containerPort: 80.5 }] }), 'json: cannot unmarshal number 80.5 into Go struct field spec.containers[0].ports[0].containerPort of type int32'],
-    ['a string for an int32', 'pods', pod({ ports: [{ containerPort: '80' }] }), 'json: cannot unmarshal string into Go struct field spec.containers[0].ports[0].containerPort of type int32'],
+    ['a fractional IntOrString', 'pods', pod({ livenessProbe: { tcpSocket: { port: 1.5 } } }), 'json: cannot unmarshal number 1.5 into Go struct field TCPSocketAction.spec.containers.livenessProbe.tcpSocket.port of type int32'],
+    ['an IntOrString beyond int32', 'pods', pod({ livenessProbe: { tcpSocket: { port: 2 ** 31 } } }), 'json: cannot unmarshal number 2147483648 into Go struct field TCPSocketAction.spec.containers.livenessProbe.tcpSocket.port of type int32'],
+    ['a boolean IntOrString', 'pods', pod({ livenessProbe: { tcpSocket: { port: true } } }), 'json: cannot unmarshal bool into Go struct field TCPSocketAction.spec.containers.livenessProbe.tcpSocket.port of type int32'],
+    ['a fractional int32', 'pods', pod({ ports: [{ containerPort: 80.5 }] }), 'json: cannot unmarshal number 80.5 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32'],
+    ['a string for an int32', 'pods', pod({ ports: [{ containerPort: '80' }] }), 'json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32'],
   ])('refuses %s with Go’s wording', (_name, resource, object, message) => {
     expect(checkObject(object, kind(resource)).typeError).toBe(message);
   });
 });
 
-describe('checkObject: struct types named as Go names them', () => {
+describe('checkObject: fields and struct types named as Go’s decoder names them', () => {
   it.each([
-    ['a string for metadata', 'pods', { ...pod({}), metadata: 'x' }, 'json: cannot unmarshal string into Go struct field metadata of type v1.ObjectMeta'],
-    ['a number for a pod spec', 'pods', { ...pod({}), spec: 5 }, 'json: cannot unmarshal number into Go struct field spec of type v1.PodSpec'],
-    ['a list for a security context', 'pods', pod({ securityContext: [] }), 'json: cannot unmarshal array into Go struct field spec.containers[0].securityContext of type v1.SecurityContext'],
-    ['an object for the container list', 'pods', { ...pod({}), spec: { containers: {} } }, 'json: cannot unmarshal object into Go struct field spec.containers of type []v1.Container'],
-    ['a string for labels', 'pods', { ...pod({}), metadata: { name: 'p', labels: 'x' } }, 'json: cannot unmarshal string into Go struct field metadata.labels of type map[string]string'],
+    ['a string for metadata', 'pods', { ...pod({}), metadata: 'x' }, 'json: cannot unmarshal string into Go struct field Pod.metadata of type v1.ObjectMeta'],
+    ['a number for a pod spec', 'pods', { ...pod({}), spec: 5 }, 'json: cannot unmarshal number into Go struct field Pod.spec of type v1.PodSpec'],
+    ['a list for a security context', 'pods', pod({ securityContext: [] }), 'json: cannot unmarshal array into Go struct field Container.spec.containers.securityContext of type v1.SecurityContext'],
+    ['an object for the container list', 'pods', { ...pod({}), spec: { containers: {} } }, 'json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container'],
+    ['a number for a label value (no map key in the path)', 'pods', { ...pod({}), metadata: { name: 'p', labels: { a: 1 } } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
+    ['a string for labels', 'pods', { ...pod({}), metadata: { name: 'p', labels: 'x' } }, 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string'],
   ])('%s', (_name, resource, object, message) => {
     expect(checkObject(object, kind(resource)).typeError).toBe(message);
   });

@@ -44,6 +44,11 @@ function jsonType(value: unknown): string {
   return typeof value === 'object' ? 'object' : typeof value;
 }
 
+/** The component a field's schema names (`$ref`, possibly described by an `allOf`), e.g. `io.k8s.api.core.v1.PodSpec`. */
+function componentName(declared: Schema): string | undefined {
+  return refName(declared) ?? (declared.allOf?.length === 1 ? refName(declared.allOf[0]!) : undefined);
+}
+
 /**
  * The Go type of a field declared by `declared` (a `$ref`, possibly described by an `allOf`, or the
  * schema itself), as Go's decoder names it: a named struct by its package and name
@@ -66,7 +71,7 @@ function goType(declared: Schema, defs: SchemaDefinitions): string {
       return '[]' + (schema.items ? goType(schema.items, defs) : 'interface {}');
     case 'object': {
       if (schema.additionalProperties && typeof schema.additionalProperties === 'object') return 'map[string]' + goType(schema.additionalProperties, defs);
-      const name = refName(declared) ?? (declared.allOf?.length === 1 ? refName(declared.allOf[0]!) : undefined);
+      const name = componentName(declared);
       return name === undefined ? 'struct' : name.split('.').slice(-2).join('.');
     }
     default:
@@ -106,11 +111,22 @@ function isInt32(value: unknown): boolean {
  * field is quoted (`number 1.5`); a Quantity parses whatever JSON it gets as text, so anything but
  * a string or a number fails its format check.
  */
-function typeErrorOf(value: unknown, declared: Schema, defs: SchemaDefinitions, path: string): string {
+/**
+ * Go's decoder error for `value` in a field declared by `declared`. The decoder names the field by
+ * the struct that holds it and the JSON names of the struct fields leading there, without list
+ * indices or map keys (`Container.spec.template.spec.containers.image`).
+ */
+function typeErrorOf(value: unknown, declared: Schema, defs: SchemaDefinitions, field: GoField): string {
   if (resolve(declared, defs)?.[QUANTITY]) return QUANTITY_FORMAT_ERROR;
   const type = goType(declared, defs);
   const found = typeof value === 'number' && type.startsWith('int') ? `number ${value}` : jsonType(value) === 'boolean' ? 'bool' : jsonType(value);
-  return `json: cannot unmarshal ${found} into Go struct field ${path || '.'} of type ${type}`;
+  return `json: cannot unmarshal ${found} into Go struct field ${field.struct}.${field.path} of type ${type}`;
+}
+
+/** Where Go's decoder is, for its errors: the struct whose field it decodes and the struct fields' JSON names from the top. */
+interface GoField {
+  struct: string;
+  path: string;
 }
 
 /** Checks `value` against `schema` (usually a kind's top-level schema). */
@@ -118,7 +134,7 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
   const result: ObjectCheck = { typeError: undefined, unknownFields: [], quantities: [], zeroed: [] };
 
   /** `element`: `v` is a list item or a map value (a null struct field is only absent). */
-  const walk = (v: unknown, s: Schema | undefined, path: string, holder?: ObjectCheck['quantities'][number], element = false): void => {
+  const walk = (v: unknown, s: Schema | undefined, path: string, field: GoField, holder?: ObjectCheck['quantities'][number], element = false): void => {
     const resolved = resolve(s, defs);
     if (v === null && element && resolved && holder) {
       const zero = goZeroValue(resolved);
@@ -127,32 +143,34 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
     if (!resolved || v === null || v === undefined) return;
     if (!typeMatches(v, resolved)) {
       if (result.typeError === undefined) {
-        result.typeError = typeErrorOf(v, s!, defs, path);
+        result.typeError = typeErrorOf(v, s!, defs, field);
         result.typeMismatch = { value: v, expected: resolved };
       }
       return;
     }
     if (resolved[QUANTITY] && holder) result.quantities.push(holder);
     if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, resolved.items, `${path}[${i}]`, { holder: v, key: i }, true));
+      v.forEach((item, i) => walk(item, resolved.items, `${path}[${i}]`, field, { holder: v, key: i }, true));
       return;
     }
     if (jsonType(v) !== 'object' || resolved['x-kubernetes-int-or-string']) return;
     const props = resolved.properties;
     const extra = resolved.additionalProperties;
     const object = v as Record<string, unknown>;
+    // The Go struct these fields belong to; an inline schema is taken for part of the one around it.
+    const struct = componentName(s!)?.split('.').at(-1) ?? field.struct;
     for (const [key, child] of Object.entries(object)) {
       const childPath = path ? `${path}.${key}` : key;
       const declared = props?.[key];
-      if (declared) walk(child, declared, childPath, { holder: object, key });
-      else if (extra && typeof extra === 'object') walk(child, extra, childPath, { holder: object, key }, true);
+      if (declared) walk(child, declared, childPath, { struct, path: field.path ? `${field.path}.${key}` : key }, { holder: object, key });
+      else if (extra && typeof extra === 'object') walk(child, extra, childPath, field, { holder: object, key }, true);
       else if (extra !== true && !resolved['x-kubernetes-preserve-unknown-fields'] && (props || resolved.type === 'object')) {
         result.unknownFields.push(childPath);
       }
     }
   };
 
-  walk(value, schema, '');
+  walk(value, schema, '', { struct: '', path: '' });
   return result;
 }
 
