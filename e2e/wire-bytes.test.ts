@@ -4,7 +4,7 @@
  * apiVersion, metadata, status, message, reason, details, code), omitempty, sorted map keys,
  * `<`, `>` and `&` escaped, and the trailing newline of `json.Encoder`, also after each watch
  * event. Pretty printing as `isPrettyPrint` decides (curl, Wget, browsers, `?pretty`), also for
- * the real curl. Our one
+ * the real curl, and Content-Types exactly as Go writes them. Our one
  * addition to Go's bytes is `metadata.tenant`, after Go's ObjectMeta fields. Then numeric
  * quantities (`cpu: 0.5`) through stock kubectl 1.27 and 1.33, stored in canonical form.
  */
@@ -156,6 +156,20 @@ describe.each(backendCases())('wire bytes on the $backend backend', ({ backend, 
       const read = await cluster.api.request('GET', `/api/v1/namespaces/${ns}/configmaps/js-keys`);
       expect(read.body).toContain('"labels":{"a":""}');
       expect(read.body).toContain('"data":{"__proto__":"p","constructor":"c","z":"1"}}\n');
+    });
+
+    it('Content-Types exactly as kube-apiserver writes them (no charset, parameters unquoted)', async () => {
+      const typeOf = async (path: string, accept?: string) => (await cluster.api.request('GET', path, { headers: accept ? { accept } : {} })).headers['content-type'];
+      expect(await typeOf(`/api/v1/namespaces/${ns}/configmaps/cm`)).toBe('application/json');
+      expect(await typeOf(`/api/v1/namespaces/${ns}/configmaps/absent`)).toBe('application/json');
+      expect(await typeOf(`/api/v1/namespaces/${ns}/configmaps`)).toBe('application/json');
+      expect(await typeOf(`/api/v1/namespaces/${ns}/configmaps/cm`, 'application/yaml')).toBe('application/yaml');
+      expect(await typeOf('/version')).toBe('application/json');
+      expect(await typeOf('/api/v1')).toBe('application/json');
+      for (const version of ['v2', 'v2beta1']) {
+        const asked = `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+        expect(await typeOf('/apis', asked)).toBe(asked);
+      }
     });
 
     it('/version indented without a trailing newline, as WriteRawJSON', async () => {

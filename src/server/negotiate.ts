@@ -12,7 +12,7 @@ import { YamlDecodeError } from '../../api/schema/yaml-body.js';
 import { decodeObject, encodeObject, encodeWatchFrame, hasProtobufForm, PROTOBUF_MEDIA_TYPE, typeMetaOf, type TypedObject, type TypeMeta } from '../../api/protobuf/codec.js';
 import { inGoFieldOrder } from '../../api/protobuf/go-field-order.js';
 import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
-import { encodeJson, requestWantsPretty } from './json-body.js';
+import { encodeJson, requestWantsPretty, sendText } from './json-body.js';
 import { ApiError, type Status } from './status.js';
 import { decodeYamlBody } from './yaml-decoder.js';
 
@@ -99,8 +99,8 @@ export function sendFormatted(reply: FastifyReply, code: number, format: Respons
   reply.code(code);
   const chosen = formatFor(format, typeMetaOf(body));
   if (chosen === 'protobuf') return reply.type(PROTOBUF_MEDIA_TYPE).send(encodeObject(body as TypedObject));
-  if (chosen.kind === 'yaml') return reply.type('application/yaml').send(toYaml(body));
-  return reply.type('application/json').send(encodeJson(inGoFieldOrder(body), { pretty: prettyFor(reply.request, chosen) }));
+  if (chosen.kind === 'yaml') return sendText(reply, 'application/yaml', toYaml(body));
+  return sendText(reply, 'application/json', encodeJson(inGoFieldOrder(body), { pretty: prettyFor(reply.request, chosen) }));
 }
 
 /**
