@@ -121,6 +121,24 @@ const rows: Row[] = [
     message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
   },
   {
+    name: 'a timestamp that is no RFC 3339 time',
+    request: (f) => ({ method: 'POST', path: cms(f), options: json({ ...cm('dated'), metadata: { name: 'dated', creationTimestamp: 'yesterday' } }) }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"',
+  },
+  {
+    name: 'a MicroTime without its six fraction digits',
+    request: (f) => ({
+      method: 'POST',
+      path: `/apis/coordination.k8s.io/v1/namespaces/${f.ns}/leases`,
+      options: json({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'renewed' }, spec: { renewTime: '2024-01-01T00:00:00Z' } }),
+    }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'Lease in version "v1" cannot be handled as a Lease: parsing time "2024-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
+  },
+  {
     name: 'replicas as a string (a Helm chart quoting its value)',
     request: (f) => ({ method: 'POST', path: `/apis/apps/v1/namespaces/${f.ns}/deployments`, options: raw(JSON.stringify(deployment(f.ns, 'quoted', 1)).replace('"replicas":1', '"replicas":"2"'), 'application/json') }),
     status: 400,

@@ -5,6 +5,7 @@
  * them silently (Ignore). We walk the schema ourselves instead of using ajv here because the
  * decoder's answers need exact field paths (`spec.containers[0].foo`), which a walk gives directly.
  */
+import { goTimeParseError, type GoTimeLayout } from '../validation/go-time.js';
 import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from '../validation/quantity.js';
 import { definitions, QUANTITY, refName, resolve, type Schema, type SchemaDefinitions } from './schema.js';
 
@@ -20,6 +21,12 @@ export interface ObjectCheck {
   /** Nulls in a map or list of scalars, which Go decodes as the zero value (`labels: {a: null}` is `a: ""`), with that value. */
   zeroed: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; zero: string | number | boolean }>;
 }
+
+/** The layouts `metav1.Time` and `metav1.MicroTime` parse their text with. */
+const TIME_LAYOUTS = new Map<string, GoTimeLayout>([
+  ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'seconds'],
+  ['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', 'micro'],
+]);
 
 /** Go's zero value of a scalar schema as its JSON encoder writes it, or undefined for other schemas. */
 function goZeroValue(schema: Schema): string | number | boolean | undefined {
@@ -147,6 +154,15 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
         result.typeMismatch = { value: v, expected: resolved };
       }
       return;
+    }
+    if (typeof v === 'string') {
+      // Time and MicroTime decode by parsing their text: a string that is no timestamp fails the decode.
+      const layout = TIME_LAYOUTS.get(componentName(s!) ?? '');
+      const timeError = layout && goTimeParseError(v, layout);
+      if (timeError) {
+        result.typeError ??= timeError;
+        return;
+      }
     }
     if (resolved[QUANTITY] && holder) result.quantities.push(holder);
     if (Array.isArray(v)) {
