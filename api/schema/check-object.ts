@@ -6,6 +6,7 @@
  * decoder's answers need exact field paths (`spec.containers[0].foo`), which a walk gives directly.
  */
 import { goTimeParseError, type GoTimeLayout } from '../validation/go-time.js';
+import { goJsonValueName } from './json-syntax.js';
 import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from '../validation/quantity.js';
 import { definitions, QUANTITY, refName, resolve, type Schema, type SchemaDefinitions } from './schema.js';
 
@@ -43,12 +44,6 @@ function goZeroValue(schema: Schema): string | number | boolean | undefined {
     default:
       return undefined;
   }
-}
-
-function jsonType(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'object' : typeof value;
 }
 
 /** The component a field's schema names (`$ref`, possibly described by an `allOf`), e.g. `io.k8s.api.core.v1.PodSpec`. */
@@ -93,7 +88,7 @@ function typeMatches(value: unknown, schema: Schema): boolean {
   if (schema['x-kubernetes-int-or-string']) return typeof value === 'string' || isInt32(value);
   switch (schema.type) {
     case 'object':
-      return jsonType(value) === 'object';
+      return goJsonValueName(value) === 'object';
     case 'array':
       return Array.isArray(value);
     case 'string':
@@ -126,7 +121,7 @@ function isInt32(value: unknown): boolean {
 function typeErrorOf(value: unknown, declared: Schema, defs: SchemaDefinitions, field: GoField): string {
   if (resolve(declared, defs)?.[QUANTITY]) return QUANTITY_FORMAT_ERROR;
   const type = goType(declared, defs);
-  const found = typeof value === 'number' && type.startsWith('int') ? `number ${value}` : jsonType(value) === 'boolean' ? 'bool' : jsonType(value);
+  const found = typeof value === 'number' && type.startsWith('int') ? `number ${value}` : goJsonValueName(value);
   return `json: cannot unmarshal ${found} into Go struct field ${field.struct}.${field.path} of type ${type}`;
 }
 
@@ -169,7 +164,7 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
       v.forEach((item, i) => walk(item, resolved.items, `${path}[${i}]`, field, { holder: v, key: i }, true));
       return;
     }
-    if (jsonType(v) !== 'object' || resolved['x-kubernetes-int-or-string']) return;
+    if (goJsonValueName(v) !== 'object' || resolved['x-kubernetes-int-or-string']) return;
     const props = resolved.properties;
     const extra = resolved.additionalProperties;
     const object = v as Record<string, unknown>;

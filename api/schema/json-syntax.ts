@@ -51,9 +51,10 @@ export function goQuoteChar(text: string, at: number): string {
 }
 
 /** What one scan of a JSON text found. */
-/** The word Go's encoding/json uses for a decoded JSON value in its UnmarshalTypeError. */
+/** The word Go's encoding/json uses for a decoded JSON value in its UnmarshalTypeError (object, array, string, number, bool, null). */
 export function goJsonValueName(value: unknown): string {
   if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
   if (typeof value === 'boolean') return 'bool';
   return typeof value === 'object' ? 'object' : typeof value;
 }
