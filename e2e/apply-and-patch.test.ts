@@ -231,6 +231,19 @@ describe.each(backendCases(kubectlPath !== undefined))('apply and patch on the $
         expect(container(await live(ns), 'web')?.image).toBe('nginx:1.27');
       });
 
+      it('patches that cannot apply are refused in Go’s words (structured merge, evanphx/json-patch)', async () => {
+        const ns = await applied('patch-refused');
+        const wrongType = await k(['patch', 'deployment', 'web', '-n', ns, '-p', '{"metadata":{"labels":"invalid"}}']);
+        expect(wrongType.code).toBe(1);
+        expect(wrongType.stderr.trim()).toBe('The request is invalid: patch: Invalid value: "map[metadata:map[labels:invalid]]": cannot restore map from string');
+        const noPath = await k(['patch', 'deployment', 'web', '-n', ns, '--type', 'json', '-p', '[{"op":"replace","value":1}]']);
+        expect(noPath.code).toBe(1);
+        expect(noPath.stderr).toContain('replace operation failed to decode path: operation missing path field: missing value');
+        const notOperations = await k(['patch', 'deployment', 'web', '-n', ns, '--type', 'json', '-p', '[5]']);
+        expect(notOperations.code).toBe(1);
+        expect(notOperations.stderr).toContain('json: cannot unmarshal number into Go value of type jsonpatch.Operation');
+      });
+
       it('set image changes one container and rollout restart stamps the template', async () => {
         const ns = await applied('set-rollout');
         expect(ok(await k(['set', 'image', 'deployment/web', 'web=nginx:1.27', '-n', ns]))).toBe('deployment.apps/web image updated\n');

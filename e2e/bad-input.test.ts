@@ -38,6 +38,8 @@ const json = (value: unknown, contentType = 'application/json'): RequestOptions 
 const raw = (body: string | Buffer, contentType?: string): RequestOptions => ({ body, headers: contentType ? { 'content-type': contentType } : {} });
 const cms = (f: Fixtures): string => `/api/v1/namespaces/${f.ns}/configmaps`;
 const cm = (name: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' }, ...extra });
+/** The struct kube-apiserver reads a body's apiVersion and kind into, as Go names its type. */
+const TYPE_META_STRUCT = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 /** Just over the 3 MiB body limit. */
 const HUGE = 'x'.repeat(3 * 1024 * 1024 + 16);
 
@@ -45,8 +47,69 @@ const rows: Row[] = [
   // ---- bodies that do not decode ------------------------------------------------------------
   { name: 'broken JSON', request: (f) => ({ method: 'POST', path: cms(f), options: raw('{"kind":', 'application/json') }), status: 400, reason: 'BadRequest' },
   { name: 'broken YAML', request: (f) => ({ method: 'POST', path: cms(f), options: raw('kind: ConfigMap\n  bad: [indent', 'application/yaml') }), status: 400, reason: 'BadRequest', message: 'the object provided is unrecognized (must be of type ConfigMap): error converting YAML to JSON: yaml: line ' },
-  { name: 'a JSON array for an object', request: (f) => ({ method: 'POST', path: cms(f), options: json([cm('arr')]) }), status: 400, reason: 'BadRequest' },
-  { name: 'an empty body', request: (f) => ({ method: 'POST', path: cms(f), options: raw('', 'application/json') }), status: 400, reason: 'BadRequest' },
+  {
+    name: 'a JSON array for an object',
+    request: (f) => ({ method: 'POST', path: cms(f), options: json([cm('arr')]) }),
+    status: 400,
+    reason: 'BadRequest',
+    message: `the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type ${TYPE_META_STRUCT} (5b7b2261706956657273696f6e223a227631222c226b696e64223a22436f ...)`,
+  },
+  {
+    name: 'an empty body',
+    request: (f) => ({ method: 'POST', path: cms(f), options: raw('', 'application/json') }),
+    status: 400,
+    reason: 'BadRequest',
+    message: "the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)",
+  },
+  {
+    name: 'a kind that is no string',
+    request: (f) => ({ method: 'POST', path: cms(f), options: raw('{"kind":5}', 'application/json') }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string ({"kind":5})',
+  },
+  {
+    name: 'an apiVersion that is an object',
+    request: (f) => ({ method: 'PUT', path: `${cms(f)}/cm`, options: raw('{"apiVersion":{}}', 'application/json') }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'couldn\'t get version/kind; json parse error: json: cannot unmarshal object into Go struct field .apiVersion of type string ({"apiVersion":{}})',
+  },
+  {
+    name: 'a Binding whose kind is an object',
+    request: (f) => ({ method: 'POST', path: `/api/v1/namespaces/${f.ns}/pods/p/binding`, options: raw('{"kind":{}}', 'application/json') }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'the object provided is unrecognized (must be of type Binding): couldn\'t get version/kind; json parse error: json: cannot unmarshal object into Go struct field .kind of type string ({"kind":{}})',
+  },
+  {
+    name: 'a JSON patch whose operation is a number',
+    request: (f) => ({ method: 'PATCH', path: `${cms(f)}/cm`, options: raw('[5]', 'application/json-patch+json') }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'json: cannot unmarshal number into Go value of type jsonpatch.Operation',
+  },
+  {
+    name: 'a JSON patch operation without a path',
+    request: (f) => ({ method: 'PATCH', path: `${cms(f)}/cm`, options: raw('[{"op":"replace","value":1}]', 'application/json-patch+json') }),
+    status: 422,
+    reason: 'Invalid',
+    message: 'replace operation failed to decode path: operation missing path field: missing value',
+  },
+  {
+    name: 'an apply configuration that is a string',
+    request: (f) => ({ method: 'PATCH', path: `${cms(f)}/cm?fieldManager=bad-input`, options: raw('"x"', 'application/apply-patch+yaml') }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {}',
+  },
+  {
+    name: 'a TokenRequest that names another kind only',
+    request: (f) => ({ method: 'POST', path: `/api/v1/namespaces/${f.ns}/serviceaccounts/default/token`, options: json({ kind: 'Pod' }) }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'Pod in version "v1" cannot be handled as a TokenRequest',
+  },
   { name: 'a protobuf body that does not decode', request: (f) => ({ method: 'POST', path: cms(f), options: raw(Buffer.from('k8s\0'), 'application/vnd.kubernetes.protobuf') }), status: 400, reason: 'BadRequest' },
   { name: 'a JSON body over 3 MiB', request: (f) => ({ method: 'POST', path: cms(f), options: json(cm('huge', { data: { big: HUGE } })) }), status: 413, reason: 'RequestEntityTooLarge' },
   { name: 'a YAML body over 3 MiB', request: (f) => ({ method: 'POST', path: cms(f), options: raw(`kind: ConfigMap\napiVersion: v1\nmetadata: {name: huge}\ndata: {big: ${HUGE}}\n`, 'application/yaml') }), status: 413, reason: 'RequestEntityTooLarge' },
@@ -55,7 +118,32 @@ const rows: Row[] = [
     request: (f) => ({ method: 'POST', path: cms(f), options: json(cm('typed', { data: { k: 1 } })) }),
     status: 400,
     reason: 'BadRequest',
-    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field',
+    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+  },
+  {
+    name: 'a timestamp that is no RFC 3339 time',
+    request: (f) => ({ method: 'POST', path: cms(f), options: json({ ...cm('dated'), metadata: { name: 'dated', creationTimestamp: 'yesterday' } }) }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"',
+  },
+  {
+    name: 'a MicroTime without its six fraction digits',
+    request: (f) => ({
+      method: 'POST',
+      path: `/apis/coordination.k8s.io/v1/namespaces/${f.ns}/leases`,
+      options: json({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'renewed' }, spec: { renewTime: '2024-01-01T00:00:00Z' } }),
+    }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'Lease in version "v1" cannot be handled as a Lease: parsing time "2024-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"',
+  },
+  {
+    name: 'replicas as a string (a Helm chart quoting its value)',
+    request: (f) => ({ method: 'POST', path: `/apis/apps/v1/namespaces/${f.ns}/deployments`, options: raw(JSON.stringify(deployment(f.ns, 'quoted', 1)).replace('"replicas":1', '"replicas":"2"'), 'application/json') }),
+    status: 400,
+    reason: 'BadRequest',
+    message: 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
   },
 
   // ---- the wrong object for the URL ---------------------------------------------------------

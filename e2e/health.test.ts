@@ -1,6 +1,7 @@
 /**
  * The first end-to-end check: the built server on each backend, reached over HTTPS by stock
- * kubectl with the admin kubeconfig it wrote; a wrong token is refused; SIGTERM stops it cleanly.
+ * kubectl with the admin kubeconfig it wrote; a wrong token is refused, on the paths anonymous users
+ * may read too (kubectl 1.27 and 1.33, as kube-apiserver refuses them); SIGTERM stops it cleanly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etcdBinaryForTests, startEtcd, type EtcdProcess } from './harness/etcd.js';
@@ -8,7 +9,7 @@ import { createKubectl, kubectlForTests, type Kubectl } from './harness/kubectl.
 import { writeKubeconfig } from './harness/kubeconfig.js';
 import { startServer, type ServerProcess } from './harness/server.js';
 
-const kubectlPath = kubectlForTests(['dispatcher', '1.27']);
+const kubectlPath = kubectlForTests(['dispatcher', '1.27', '1.33']);
 const etcdBinary = etcdBinaryForTests();
 
 describe.each([
@@ -59,6 +60,15 @@ describe.each([
       const result = await kubectl.run(['get', '--raw', '/api'], { kubeconfig, version: '1.33' });
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('You must be logged in to the server');
+    });
+
+    it.each(['1.27', '1.33'] as const)('kubectl %s: a wrong token is 401 on /healthz, /livez, /readyz and /version too', async (version) => {
+      const kubeconfig = await writeKubeconfig(server, { userName: 'intruder', token: 'not-a-valid-token' });
+      for (const path of ['/healthz', '/livez', '/readyz', '/version']) {
+        const result = await kubectl.run(['get', '--raw', path], { kubeconfig, version });
+        expect(result.code, `${path}: ${result.stdout}`).toBe(1);
+        expect(result.stderr).toContain('error: You must be logged in to the server (Unauthorized)');
+      }
     });
 
     it('stops cleanly on SIGTERM', async () => {

@@ -208,9 +208,13 @@ items:
       expect(refused.status).toBe(406);
       expect(refused.json()).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
 
-      // The v3 documents revalidate the same way.
+      // The v3 documents revalidate the same way, and refuse what they are not served as.
       const v3 = await cluster.api.request('GET', '/openapi/v3/apis/apps/v1');
       expect(v3.headers['content-type']).toBe('application/json');
+      expect(v3.headers['vary']).toBe('Accept');
+      const v3Refused = await cluster.api.request('GET', '/openapi/v3/apis/apps/v1', { headers: { accept: 'text/html' } });
+      expect(v3Refused.status).toBe(406);
+      expect(v3Refused.json()).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
       expect((await cluster.api.request('GET', '/openapi/v3/apis/apps/v1', { headers: { 'if-none-match': v3.headers['etag'] as string } })).status).toBe(304);
     });
 

@@ -9,7 +9,6 @@ import { backendCases, startCluster, type TestCluster } from './harness/cluster.
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlResult, type KubectlVersion } from './harness/kubectl.js';
 import { parseTable } from './harness/kubectl-output.js';
 import { pod, type Manifest } from './harness/manifests.js';
-import { eventually } from './harness/spaces.js';
 
 const kubectlPath = kubectlForTests(['dispatcher', '1.27']);
 
@@ -220,11 +219,23 @@ describe.each(backendCases(kubectlPath !== undefined))('pods, nodes and APIServi
         const stored = await cluster.read(podPath(ns, 'p'));
         expect(stored).toMatchObject({ spec: { ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] } });
 
-        // With -it kubectl waits for the container to run, which needs a kubelet; it must not crash meanwhile.
-        const interactive = kubectl.start(['debug', '-it', 'pod/p', '-n', ns, '--image=busybox', '-c', 'dbg2'], { version, timeoutMs: 30_000 });
-        await eventually('the second ephemeral container', async () => ((await cluster.read(podPath(ns, 'p'))) as { spec: { ephemeralContainers: unknown[] } }).spec.ephemeralContainers.length === 2);
+        // With -it kubectl waits for the container to run, which needs a kubelet: it adds the container,
+        // then watches the pod. Reaching that watch (logged at -v=6) means it did not crash on the way.
+        const interactive = kubectl.start(['debug', '-it', 'pod/p', '-n', ns, '--image=busybox', '-c', 'dbg2', '-v=6'], { version, timeoutMs: 30_000 });
+        await interactive.waitForLog(/pods\?\S*fieldSelector=metadata\.name%3Dp\S*watch=true\S* (status=)?"?200 OK/);
         const result = await interactive.stop();
-        expect(result.stderr).not.toMatch(/panic|invalid memory address|error:/);
+        expect(result.stderr).not.toMatch(/panic|invalid memory address|^error:/m);
+        expect(((await cluster.read(podPath(ns, 'p'))) as { spec: { ephemeralContainers: Array<{ name: string }> } }).spec.ephemeralContainers.map((c) => c.name)).toEqual(['dbg', 'dbg2']);
+
+        // The subresource reads and replaces the whole pod, as kube-apiserver serves it.
+        const read = await cluster.api.request('GET', podPath(ns, 'p', 'ephemeralcontainers'));
+        expect(read.status, read.body).toBe(200);
+        const current = read.json<{ kind: string; spec: { ephemeralContainers: Array<Record<string, unknown>> } }>();
+        expect(current.kind).toBe('Pod');
+        current.spec.ephemeralContainers.push({ name: 'dbg3', image: 'alpine', terminationMessagePolicy: 'File' });
+        const replaced = await cluster.api.request('PUT', podPath(ns, 'p', 'ephemeralcontainers'), { json: current });
+        expect(replaced.status, replaced.body).toBe(200);
+        expect(replaced.json<typeof current>().spec.ephemeralContainers.map((c) => c.name)).toEqual(['dbg', 'dbg2', 'dbg3']);
         // Existing ephemeral containers may not be changed through the subresource.
         const changed = await cluster.api.request('PATCH', podPath(ns, 'p', 'ephemeralcontainers'), {
           body: JSON.stringify([{ op: 'replace', path: '/spec/ephemeralContainers/0/image', value: 'alpine' }]),

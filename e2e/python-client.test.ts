@@ -2,7 +2,8 @@
  * A second real client: Debian's python3-kubernetes (22.6.0) loads the admin kubeconfig (server,
  * CA, token) and creates, lists, watches (`watch.Watch().stream`, live) and deletes a configmap
  * through its typed CoreV1Api, on both backends (`fixtures/python_configmap.py`), and sends
- * quantities as JSON numbers (`fixtures/python_quantity.py`). Each script prints what it saw as JSON.
+ * quantities as JSON numbers (`fixtures/python_quantity.py`), and registers an aggregated API as
+ * charts do (`fixtures/python_apiservice.py`). Each script prints what it saw as JSON.
  */
 import { spawnSync, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -95,6 +96,18 @@ describe.each(backendCases(python !== undefined))('python3-kubernetes on the $ba
         status: 404,
         body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods \\"absent\\" not found","reason":"NotFound","details":{"name":"absent","kind":"pods"},"code":404}\n',
       });
+    });
+
+    it('creates, reads, lists and deletes an APIService through ApiregistrationV1Api', async () => {
+      const run = await runScript('python_apiservice.py', [cluster.server.adminKubeconfig, 'metrics.example.com']);
+      expect(run.code, run.stderr).toBe(0);
+      const result = JSON.parse(run.stdout) as { created: unknown; read: unknown; listed: string[]; afterDelete: unknown };
+      expect(result.created).toEqual({ name: 'v1beta1.metrics.example.com', port: 443, uid: true });
+      expect(result.read).toEqual({ group: 'metrics.example.com', service: 'kube-system/metrics-server' });
+      // The local APIServices a real cluster lists, and the new one, in name order.
+      expect(result.listed).toEqual(expect.arrayContaining(['v1.', 'v1.apps', 'v1beta1.metrics.example.com', 'v2.autoscaling']));
+      expect(result.listed).toEqual([...result.listed].sort());
+      expect(result.afterDelete).toEqual({ status: 404, reason: 'NotFound' });
     });
   });
 });

@@ -3,12 +3,16 @@
  * from Go's encoding rules: struct field order (TypeMeta first, `metav1.Status` as kind,
  * apiVersion, metadata, status, message, reason, details, code), omitempty, sorted map keys,
  * `<`, `>` and `&` escaped, and the trailing newline of `json.Encoder`, also after each watch
- * event. Pretty printing as `isPrettyPrint` decides (curl, Wget, browsers, `?pretty`). Our one
+ * event. Pretty printing as `isPrettyPrint` decides (curl, Wget, browsers, `?pretty`), also for
+ * the real curl, and Content-Types exactly as Go writes them. Our one
  * addition to Go's bytes is `metadata.tenant`, after Go's ObjectMeta fields. Then numeric
  * quantities (`cpu: 0.5`) through stock kubectl 1.27 and 1.33, stored in canonical form.
  */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { kubeconfigToken } from './harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
 
@@ -33,6 +37,11 @@ function configMapBytes(ns: string, m: Meta, typeMeta = true): string {
     `"fieldsV1":{"f:data":{".":{},"f:a":{},"f:z":{}},"f:metadata":{"f:annotations":{".":{},"f:note":{}},"f:labels":{".":{},"f:a":{},"f:b":{}}}}}],"tenant":"system"},` +
     `"data":{"a":"\\u003chtml\\u003e","z":"1"}}`
   );
+}
+
+/** `json.MarshalIndent`'s bytes for the compact JSON `compact`: two spaces, Go's escapes, no trailing newline. */
+function goIndented(compact: string): string {
+  return JSON.stringify(JSON.parse(compact), null, 2).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }
 
 describe.each(backendCases())('wire bytes on the $backend backend', ({ backend, skip }) => {
@@ -112,7 +121,7 @@ describe.each(backendCases())('wire bytes on the $backend backend', ({ backend, 
 
     it('indents for curl, Wget and browsers and for ?pretty=true, without the trailing newline; ?pretty=false wins over the User-Agent', async () => {
       const compact = `${configMapBytes(ns, meta)}\n`;
-      const indented = JSON.stringify(JSON.parse(compact), null, 2).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+      const indented = goIndented(compact);
       const get = (query: string, headers: Record<string, string> = {}) => cluster.api.request('GET', `/api/v1/namespaces/${ns}/configmaps/cm${query}`, { headers }).then((r) => r.body);
       expect(await get('', CURL)).toBe(indented);
       expect(await get('', { 'user-agent': 'Wget/1.21.4' })).toBe(indented);
@@ -126,6 +135,41 @@ describe.each(backendCases())('wire bytes on the $backend backend', ({ backend, 
       expect(missing.body).toBe(
         '{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "configmaps \\"absent\\" not found",\n  "reason": "NotFound",\n  "details": {\n    "name": "absent",\n    "kind": "configmaps"\n  },\n  "code": 404\n}',
       );
+    });
+
+    it('real curl gets the indented object; with ?pretty=false the compact bytes', async () => {
+      const token = await kubeconfigToken(cluster.server.adminKubeconfig);
+      const curl = (query: string): string => {
+        const run = spawnSync('curl', ['-sS', '--cacert', join(cluster.server.dataDir, 'ca.crt'), '-H', `Authorization: Bearer ${token}`, `${cluster.server.url}/api/v1/namespaces/${ns}/configmaps/cm${query}`], { encoding: 'utf8', timeout: 20_000 });
+        expect(run.status, run.stderr).toBe(0);
+        return run.stdout;
+      };
+      const compact = `${configMapBytes(ns, meta)}\n`;
+      expect(curl('')).toBe(goIndented(compact));
+      expect(curl('?pretty=false')).toBe(compact);
+    });
+
+    it('keys named like JavaScript object members and a null label value are stored and written as Go does', async () => {
+      const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"js-keys","labels":{"a":null}},"data":{"z":"1","constructor":"c","__proto__":"p"}}';
+      const created = await cluster.api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body, headers: { 'content-type': 'application/json' } });
+      expect(created.status, created.body).toBe(201);
+      const read = await cluster.api.request('GET', `/api/v1/namespaces/${ns}/configmaps/js-keys`);
+      expect(read.body).toContain('"labels":{"a":""}');
+      expect(read.body).toContain('"data":{"__proto__":"p","constructor":"c","z":"1"}}\n');
+    });
+
+    it('Content-Types exactly as kube-apiserver writes them (no charset, parameters unquoted)', async () => {
+      const typeOf = async (path: string, accept?: string) => (await cluster.api.request('GET', path, { headers: accept ? { accept } : {} })).headers['content-type'];
+      expect(await typeOf(`/api/v1/namespaces/${ns}/configmaps/cm`)).toBe('application/json');
+      expect(await typeOf(`/api/v1/namespaces/${ns}/configmaps/absent`)).toBe('application/json');
+      expect(await typeOf(`/api/v1/namespaces/${ns}/configmaps`)).toBe('application/json');
+      expect(await typeOf(`/api/v1/namespaces/${ns}/configmaps/cm`, 'application/yaml')).toBe('application/yaml');
+      expect(await typeOf('/version')).toBe('application/json');
+      expect(await typeOf('/api/v1')).toBe('application/json');
+      for (const version of ['v2', 'v2beta1']) {
+        const asked = `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+        expect(await typeOf('/apis', asked)).toBe(asked);
+      }
     });
 
     it('/version indented without a trailing newline, as WriteRawJSON', async () => {
@@ -147,7 +191,7 @@ describe.each(backendCases())('wire bytes on the $backend backend', ({ backend, 
       expect(refused.status).toBe(400);
       expect(refused.json()).toMatchObject({
         reason: 'BadRequest',
-        message: 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 80.5 into Go struct field spec.containers[0].livenessProbe.tcpSocket.port of type int32',
+        message: 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 80.5 into Go struct field TCPSocketAction.spec.containers.livenessProbe.tcpSocket.port of type int32',
       });
     });
   });

@@ -68,8 +68,41 @@ describe('applyJsonPatch errors, in evanphx/json-patch\'s words', () => {
     ['replacing a missing key', [{ op: 'replace', path: '/data/b', value: 'x' }], 'replace operation does not apply: doc is missing key: /data/b: missing value'],
     ['adding below a missing parent', [{ op: 'add', path: '/spec/x/y', value: 1 }], 'add operation does not apply: doc is missing path: "/spec/x/y": missing value'],
     ['copying from a missing path', [{ op: 'copy', from: '/nope', path: '/data/c' }], 'copy operation does not apply: doc is missing from path: /nope: missing value'],
+    ['an op that is no string', [{ op: {}, path: '/data/a' }], 'Unexpected kind: unknown'],
+    ['no op', [{ path: '/data/a' }], 'Unexpected kind: unknown'],
+    ['a null operation', [null], 'Unexpected kind: unknown'],
+    ['an add without a path', [{ op: 'add', value: 1 }], 'add operation failed to decode path: missing value'],
+    ['a replace whose path is a number', [{ op: 'replace', path: 5, value: 1 }], 'replace operation failed to decode path: json: cannot unmarshal number into Go value of type string'],
+    ['a test without a path', [{ op: 'test', value: 1 }], 'test operation failed to decode path: operation missing path field: missing value'],
+    ['a move without from', [{ op: 'move', path: '/data/b' }], 'move operation failed to decode from: operation, missing from field: missing value'],
+    ['a copy whose from is a list', [{ op: 'copy', from: ['/data/a'], path: '/data/b' }], 'copy operation failed to decode from: json: cannot unmarshal array into Go value of type string'],
+    ['an add to a path without "/"', [{ op: 'add', path: 'data', value: 1 }], 'add operation does not apply: doc is missing path: "data": missing value'],
+    ['a replace of the empty path', [{ op: 'replace', path: '', value: {} }], 'replace operation does not apply: doc is missing path: : missing value'],
+    ['a move to a path without "/"', [{ op: 'move', from: '/data/a', path: 'x' }], 'move operation does not apply: doc is missing destination path: x: missing value'],
   ])('%s', (_name, patch, message) => {
     const got = refusal(() => applyJsonPatch(object(), patch));
     expect(got).toEqual({ code: 422, reason: 'Invalid', message: `the server rejected our request due to an error in our request: ${message}` });
+  });
+});
+
+describe('JSON patches Go applies where fast-json-patch would refuse them', () => {
+  const object = (): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } });
+  it('adds null for an add without a value', () => {
+    expect(applyJsonPatch(object(), [{ op: 'add', path: '/data/b' }]).data).toEqual({ a: '1', b: null });
+  });
+  it('drops the segment before the first "/" of a pointer', () => {
+    expect(applyJsonPatch(object(), [{ op: 'replace', path: 'ignored/data', value: { c: '3' } }]).data).toEqual({ c: '3' });
+  });
+});
+
+describe('JSON patches that do not decode, in Go’s words (400)', () => {
+  it.each<[string, unknown, string]>([
+    ['an object', { op: 'add' }, 'json: cannot unmarshal object into Go value of type jsonpatch.Patch'],
+    ['a string', 'x', 'json: cannot unmarshal string into Go value of type jsonpatch.Patch'],
+    ['a list with a number', [{ op: 'test', path: '/a', value: 1 }, 5], 'json: cannot unmarshal number into Go value of type jsonpatch.Operation'],
+    ['a list with a list', [[]], 'json: cannot unmarshal array into Go value of type jsonpatch.Operation'],
+    ['no body', null, 'unexpected end of JSON input'],
+  ])('%s', (_name, patch, message) => {
+    expect(refusal(() => applyJsonPatch(cm(), patch))).toEqual({ code: 400, reason: 'BadRequest', message });
   });
 });

@@ -7,7 +7,7 @@ import jsonPatch, { type Operation } from 'fast-json-patch';
 import mergePatch from 'json-merge-patch';
 import { ApiError } from '../status.js';
 import type { KubeObject } from '../registry/object.js';
-import { MAX_BODY_DEPTH } from '../schema/json-syntax.js';
+import { goJsonValueName, MAX_BODY_DEPTH } from '../schema/json-syntax.js';
 import type { Schema } from '../schema/schema.js';
 import { supportsStrategicMerge } from './strategic-merge.js';
 
@@ -105,21 +105,74 @@ function goJsonPatchError(err: unknown): string {
   }
 }
 
-export function applyJsonPatch(current: KubeObject, patch: unknown): KubeObject {
-  if (!Array.isArray(patch)) throw new ApiError(400, 'BadRequest', 'the server rejected our request due to an error in our request: json patch must be an array of operations');
+const JSON_PATCH_OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'];
+
+/**
+ * A patch as evanphx/json-patch's `DecodePatch` reads it (kube-apiserver answers its errors 400 in
+ * Go's words): a list of objects; a null operation passes and is an unknown kind when applied. A
+ * body that is no patch at all (empty) fails as Go's decoder fails on empty input.
+ */
+function decodeJsonPatch(patch: unknown): Array<Record<string, unknown> | null> {
+  if (patch === null) throw new ApiError(400, 'BadRequest', 'unexpected end of JSON input');
+  if (!Array.isArray(patch)) throw new ApiError(400, 'BadRequest', `json: cannot unmarshal ${goJsonValueName(patch)} into Go value of type jsonpatch.Patch`);
+  const bad = patch.find((operation) => operation !== null && (typeof operation !== 'object' || Array.isArray(operation)));
+  if (bad !== undefined) throw new ApiError(400, 'BadRequest', `json: cannot unmarshal ${goJsonValueName(bad)} into Go value of type jsonpatch.Operation`);
+  return patch as Array<Record<string, unknown> | null>;
+}
+
+/**
+ * One operation as evanphx/json-patch reads it, or its error in that package's words: the op (a
+ * non-string is "unknown"), then `from` for move and copy, then `path` (add, remove and copy say
+ * only "missing value" whatever went wrong, as that package wraps it). A null field is an absent
+ * one. Its pointers keep only what follows their first "/" (it drops the segment before it), and
+ * one without a "/" names nothing; a missing `value` is null, as Go adds it.
+ */
+function goOperation(operation: Record<string, unknown> | null): Operation | string {
+  const op = typeof operation?.op === 'string' ? operation.op : 'unknown';
+  if (operation === null || !JSON_PATCH_OPS.includes(op)) return `Unexpected kind: ${op}`;
+  const pointer = (name: 'path' | 'from'): { value: string } | { error: string } => {
+    const value = operation[name];
+    if (value == null) return { error: name === 'path' ? 'operation missing path field: missing value' : 'operation, missing from field: missing value' };
+    if (typeof value !== 'string') return { error: `json: cannot unmarshal ${goJsonValueName(value)} into Go value of type string` };
+    return { value };
+  };
+  let from: string | undefined;
+  if (op === 'move' || op === 'copy') {
+    const decoded = pointer('from');
+    if ('error' in decoded) return `${op} operation failed to decode from: ${decoded.error}`;
+    if (!decoded.value.includes('/')) return `${op} operation does not apply: doc is missing from path: ${decoded.value}: missing value`;
+    from = decoded.value.slice(decoded.value.indexOf('/'));
+  }
+  const decoded = pointer('path');
+  if ('error' in decoded) return `${op} operation failed to decode path: ${['add', 'remove', 'copy'].includes(op) ? 'missing value' : decoded.error}`;
+  const path = decoded.value;
+  if (!path.includes('/')) {
+    if (op === 'add' || op === 'remove') return `${op} operation does not apply: doc is missing path: ${JSON.stringify(path)}: missing value`;
+    if (op === 'test') return `test operation does not apply: is missing path: ${path}: missing value`;
+    if (op === 'replace') return `replace operation does not apply: doc is missing path: ${path}: missing value`;
+    return `${op} operation does not apply: doc is missing destination path: ${path}: missing value`;
+  }
+  const value = operation.value === undefined ? null : operation.value;
+  return { op, path: path.slice(path.indexOf('/')), ...(from !== undefined ? { from } : {}), value } as Operation;
+}
+
+export function applyJsonPatch(current: KubeObject, body: unknown): KubeObject {
+  const patch = decodeJsonPatch(body);
   if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
     throw new ApiError(413, 'RequestEntityTooLarge', `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
   }
   try {
     let document: unknown = structuredClone(current);
     let copied = 0;
-    patch.forEach((operation: unknown, index) => {
+    patch.forEach((sent, index) => {
+      const operation = goOperation(sent);
+      if (typeof operation === 'string') throw new Error(operation);
       copied += copiedBytes(document, operation);
       if (copied > MAX_ACCUMULATED_COPY_BYTES) {
         // evanphx/json-patch's words for its AccumulatedCopySizeLimit.
         throw new Error(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${MAX_ACCUMULATED_COPY_BYTES}`);
       }
-      document = jsonPatch.applyOperation(document, operation as Operation, true, true, true, index).newDocument;
+      document = jsonPatch.applyOperation(document, operation, true, true, true, index).newDocument;
     });
     if (!isObject(document)) throw new Error('the patched document is not an object');
     if (nestsTooDeep(document)) throw new Error(`the patched document nests deeper than ${MAX_BODY_DEPTH} levels`);

@@ -29,6 +29,7 @@ import { badRequest } from '../registry/api-errors.js';
 import type { KubeObject } from '../registry/object.js';
 import { refName, resolve, type Schema } from '../schema/schema.js';
 import { checkObject } from '../schema/check-object.js';
+import { goJsonValueName } from '../schema/json-syntax.js';
 import { ApiError } from '../status.js';
 
 type Json = null | boolean | number | string | Json[] | JsonObject;
@@ -66,7 +67,7 @@ export function applyStrategicMergePatch(current: KubeObject, patch: unknown, sc
   // A JSON `null` patch decodes to no patch at all, as in Go.
   if (patch === null) return current;
   if (!isObject(patch)) {
-    throw badRequest(`json: cannot unmarshal ${goJsonType(patch)} into Go value of type map[string]interface {}`);
+    throw badRequest(`json: cannot unmarshal ${goJsonValueName(patch)} into Go value of type map[string]interface {}`);
   }
   const result = mergeMap(current as unknown as JsonObject, patch, schema);
   const mismatch = checkObject(result, schema).typeMismatch;
@@ -354,10 +355,4 @@ function goFormat(value: Json | Json[][]): string {
       .join(' ')}]`;
   }
   return String(value);
-}
-
-function goJsonType(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (value === null) return 'null';
-  return typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : 'bool';
 }

@@ -17,6 +17,11 @@ describe('inGoFieldOrder', () => {
     );
   });
 
+  it('keeps a map key named __proto__ (a valid ConfigMap key) among the sorted keys', () => {
+    const cm = JSON.parse('{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm"},"data":{"z":"1","__proto__":"x","a":"2"}}') as unknown;
+    expect(text(cm)).toBe('{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm"},"data":{"__proto__":"x","a":"2","z":"1"}}');
+  });
+
   it('leaves out what Go omits: zero or null plain scalars, empty maps; keeps zero optionals, lists and null structs as given', () => {
     const pod = {
       apiVersion: 'v1',

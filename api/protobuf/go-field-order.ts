@@ -114,7 +114,7 @@ function orderInto(type: protobuf.Type, json: JsonObject, out: JsonObject, witho
   }
   for (const key in json) {
     if (plan.declared.has(key) || (withoutTypeMeta && (key === 'kind' || key === 'apiVersion'))) continue;
-    out[key] = json[key];
+    setKey(out, key, json[key]);
   }
   return out;
 }
@@ -122,6 +122,12 @@ function orderInto(type: protobuf.Type, json: JsonObject, out: JsonObject, witho
 /** Go writes map keys sorted. */
 function sortedMap(map: JsonObject, valueType: protobuf.Type | undefined): JsonObject {
   const out: JsonObject = {};
-  for (const key of Object.keys(map).sort()) out[key] = valueType ? ordered(valueType, map[key]) : map[key];
+  for (const key of Object.keys(map).sort()) setKey(out, key, valueType ? ordered(valueType, map[key]) : map[key]);
   return out;
+}
+
+/** Sets a key the client chose, `__proto__` too (a valid ConfigMap key), which assignment would take for the prototype. */
+function setKey(out: JsonObject, key: string, value: JsonObject[string]): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }

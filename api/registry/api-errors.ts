@@ -42,6 +42,37 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, 'BadRequest', message);
 }
 
+/** A kind a body may be sent as, e.g. `{ apiVersion: 'policy/v1', kind: 'Eviction' }`. */
+export interface TypeMeta {
+  apiVersion: string;
+  kind: string;
+}
+
+/** An apiVersion or kind as a message shows it: a string as it is, anything else (a patch may make it anything) as JSON. */
+export function typeMetaText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Refuses a body whose apiVersion or kind (decoded strings, or absent and then defaulted from the
+ * URL) is none of `accepted`, in kube-apiserver's words for the first accepted one.
+ */
+export function checkTypeMeta(body: { apiVersion?: unknown; kind?: unknown }, accepted: readonly [TypeMeta, ...TypeMeta[]]): void {
+  // A null field is an absent one, as Go's decoder reads it; other non-strings only reach here from an apply configuration.
+  const apiVersion = body.apiVersion == null ? undefined : typeMetaText(body.apiVersion);
+  const kind = body.kind == null ? undefined : typeMetaText(body.kind);
+  const matches = (k: TypeMeta): boolean => (apiVersion === undefined || apiVersion === k.apiVersion) && (kind === undefined || kind === k.kind);
+  if (accepted.some(matches)) return;
+  const expected = accepted[0];
+  if (kind !== undefined && !accepted.some((k) => k.kind === kind)) {
+    const version = expected.apiVersion.split('/').at(-1)!;
+    throw badRequest(
+      `${kind} in version "${version}" cannot be handled as a ${expected.kind}: the object provided is unrecognized (must be of type ${expected.kind}): Object 'Kind' is ${JSON.stringify(kind)} (expected ${JSON.stringify(expected.kind)})`,
+    );
+  }
+  throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expected.apiVersion})`);
+}
+
 export function methodNotAllowed(verb: string, def: ResourceDefinition): ApiError {
   return new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`, {
     group: def.group,

@@ -156,7 +156,7 @@ describe('GenericStore', () => {
     const cur = await generic.create(widgets, t1, widget('patched'));
     const change = (f: (o: KubeObject) => unknown) => (o: KubeObject) => f(o) as KubeObject;
     const typed = await expectApiError(generic.mutate(widgets, loc, change((o) => ({ ...o, spec: { size: 5 } }))), 422, 'Invalid');
-    expect(typed.details?.causes?.[0]).toMatchObject({ field: 'patch', message: expect.stringContaining('cannot unmarshal number into Go struct field spec.size of type string') });
+    expect(typed.details?.causes?.[0]).toMatchObject({ field: 'patch', message: expect.stringContaining('cannot unmarshal number into Go struct field Widget.spec.size of type string') });
     await expectApiError(generic.mutate(widgets, loc, change(() => 5)), 422, 'Invalid');
     await expectApiError(generic.mutate(widgets, loc, change((o) => ({ ...o, kind: 'Gadget' }))), 422, 'Invalid');
     const strict = await expectApiError(generic.mutate(widgets, loc, change((o) => ({ ...o, colour: 'red' })), { fieldValidation: 'Strict' }), 422, 'Invalid');

@@ -14,11 +14,11 @@ import { isStorageError } from '../../storage/errors.js';
 import { keyPrefix, objectKey } from '../../storage/keys.js';
 import type { KeyValue, Store } from '../../storage/store.js';
 import type { LabelSelector } from '../selection/label-selector.js';
-import { applyGoDecoding, checkObject, dropFields } from '../schema/check-object.js';
+import { canonicalizeDecoded, checkObject, dropFields } from '../schema/check-object.js';
 import { computeUpdateManagedFields, FieldSet, fieldsOutside, statusResetFields } from '../apply/index.js';
 import { goQuote } from '../apply/path-element.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
-import { alreadyExists, badRequest, conflict, expired, fromStorageError, invalid, notFound } from './api-errors.js';
+import { alreadyExists, badRequest, checkTypeMeta, conflict, expired, fromStorageError, invalid, notFound, typeMetaText } from './api-errors.js';
 import type { FieldError } from './field-error.js';
 import { deletionFinalizers, type PropagationOptions } from './garbage-collection.js';
 import type { KubeObject, ListMeta } from './object.js';
@@ -404,11 +404,11 @@ export class GenericStore {
     };
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw invalidPatch('the patched object is no JSON object');
     if ((obj.kind ?? def.kind) !== def.kind || (obj.apiVersion ?? def.apiVersion) !== def.apiVersion) {
-      throw invalidPatch(`Object 'Kind' is ${JSON.stringify(String(obj.kind))} in version ${JSON.stringify(String(obj.apiVersion))} (expected ${JSON.stringify(def.kind)} in ${JSON.stringify(def.apiVersion)})`);
+      throw invalidPatch(`Object 'Kind' is ${JSON.stringify(typeMetaText(obj.kind))} in version ${JSON.stringify(typeMetaText(obj.apiVersion))} (expected ${JSON.stringify(def.kind)} in ${JSON.stringify(def.apiVersion)})`);
     }
     const check = checkObject(obj, def.schema);
     if (check.typeError) throw invalidPatch(check.typeError);
-    applyGoDecoding(check);
+    canonicalizeDecoded(check);
     if (check.unknownFields.length > 0) {
       const validation = opts.fieldValidation ?? 'Ignore';
       if (validation === 'Strict') throw invalidPatch(strictDecodingError(check.unknownFields));
@@ -644,28 +644,23 @@ export class GenericStore {
     return (obj.metadata.finalizers ?? []).length > 0 || (def.holdsDeletion?.(obj) ?? false);
   }
 
-  /**
-   * Decoder-level checks on a request body: apiVersion/kind agree with the URL, types match the
-   * schema (400 otherwise), unknown fields handled per `fieldValidation`. Returns a copy to work on.
-   */
-  /** The decoder checks of a request body, for callers that write through `mutate` (apply). */
+  /** The decoder checks of a request body (`admitBody`), for callers that write through `mutate` (apply). */
   checkBody(def: ResourceDefinition, body: KubeObject, opts: WriteOptions): KubeObject {
     return this.admitBody(def, body, opts);
   }
 
+  /**
+   * Decoder-level checks on a request body: apiVersion/kind agree with the URL, types match the
+   * schema (400 otherwise), unknown fields handled per `fieldValidation`.
+   */
   private admitBody(def: ResourceDefinition, body: KubeObject, opts: WriteOptions): KubeObject {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw badRequest(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
     }
-    if (body.kind !== undefined && body.kind !== def.kind) {
-      throw badRequest(`${String(body.kind)} in version "${def.version}" cannot be handled as a ${def.kind}: the object provided is unrecognized (must be of type ${def.kind}): Object 'Kind' is ${JSON.stringify(String(body.kind))} (expected ${JSON.stringify(def.kind)})`);
-    }
-    if (body.apiVersion !== undefined && body.apiVersion !== def.apiVersion) {
-      throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${def.apiVersion})`);
-    }
+    checkTypeMeta(body, [def]);
     const check = checkObject(body, def.schema);
     if (check.typeError) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
-    applyGoDecoding(check);
+    canonicalizeDecoded(check);
     // The body is the request's own, freshly decoded: it is worked on in place, not copied
     // (callers of create and update hand over objects they no longer use).
     const obj = body;

@@ -4,7 +4,8 @@
  * `types_jsonschema.go`). Fields that hold any JSON value (`default`, `enum`, `example`) and the
  * "schema or bool/array" unions are untyped, as Kubernetes publishes them.
  */
-import { boolean, bytes, define, described, int64, integer, list, map, number, object, ref, string, time } from './schema.js';
+import { timeField } from './meta.js';
+import { boolean, bytes, define, described, int64, integer, list, map, number, object, ref, string } from './schema.js';
 
 export const APIEXTENSIONS_GROUP = 'apiextensions.k8s.io';
 const V1 = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.';
@@ -243,7 +244,7 @@ define(
     {
       type: string('NamesAccepted, Established, Terminating, ...'),
       status: string('True, False or Unknown.'),
-      lastTransitionTime: time('When the status last changed.'),
+      lastTransitionTime: timeField('When the status last changed.'),
       reason: string('Why, in CamelCase.'),
       message: string('Why, for humans.'),
     },

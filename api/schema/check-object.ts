@@ -5,8 +5,10 @@
  * them silently (Ignore). We walk the schema ourselves instead of using ajv here because the
  * decoder's answers need exact field paths (`spec.containers[0].foo`), which a walk gives directly.
  */
+import { goTimeParseError, type GoTimeLayout } from '../validation/go-time.js';
+import { goJsonValueName } from './json-syntax.js';
 import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from '../validation/quantity.js';
-import { definitions, QUANTITY, resolve, type Schema, type SchemaDefinitions } from './schema.js';
+import { definitions, QUANTITY, refName, resolve, type Schema, type SchemaDefinitions } from './schema.js';
 
 export interface ObjectCheck {
   /** The first type mismatch, worded like Go's JSON decoder, or undefined. */
@@ -15,19 +17,20 @@ export interface ObjectCheck {
   typeMismatch?: { value: unknown; expected: Schema };
   /** Paths of fields the schema does not declare, in document order. */
   unknownFields: string[];
-  /** Where the value holds a Quantity, for `applyGoDecoding`. */
-  quantities: ValueAt[];
-  /** Where the value holds a null, and what Go's decoder leaves there instead, for `applyGoDecoding`. */
-  nulls: Array<ValueAt & { zero: unknown }>;
+  /** Where the value holds a Quantity, for `canonicalizeDecoded`. */
+  quantities: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number }>;
+  /** Nulls in a map or list of scalars, which Go decodes as the zero value (`labels: {a: null}` is `a: ""`), with that value. */
+  zeroed: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; zero: string | number | boolean }>;
 }
 
-interface ValueAt {
-  holder: Record<string, unknown> | unknown[];
-  key: string | number;
-}
+/** The layouts `metav1.Time` and `metav1.MicroTime` parse their text with. */
+const TIME_LAYOUTS = new Map<string, GoTimeLayout>([
+  ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'seconds'],
+  ['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', 'micro'],
+]);
 
-/** Go's zero value for an element of `schema` (a map value or list item) decoded from null. */
-function zeroValue(schema: Schema): unknown {
+/** Go's zero value of a scalar schema as its JSON encoder writes it, or undefined for other schemas. */
+function goZeroValue(schema: Schema): string | number | boolean | undefined {
   if (schema[QUANTITY]) return '0';
   if (schema['x-kubernetes-int-or-string']) return 0;
   switch (schema.type) {
@@ -39,17 +42,22 @@ function zeroValue(schema: Schema): unknown {
     case 'boolean':
       return false;
     default:
-      return null;
+      return undefined;
   }
 }
 
-function jsonType(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'object' : typeof value;
+/** The component a field's schema names (`$ref`, possibly described by an `allOf`), e.g. `io.k8s.api.core.v1.PodSpec`. */
+function componentName(declared: Schema): string | undefined {
+  return refName(declared) ?? (declared.allOf?.length === 1 ? refName(declared.allOf[0]!) : undefined);
 }
 
-function goType(schema: Schema): string {
+/**
+ * The Go type of a field declared by `declared` (a `$ref`, possibly described by an `allOf`, or the
+ * schema itself), as Go's decoder names it: a named struct by its package and name
+ * (`io.k8s.api.core.v1.PodSpec` → `v1.PodSpec`).
+ */
+function goType(declared: Schema, defs: SchemaDefinitions): string {
+  const schema = resolve(declared, defs) ?? {};
   // IntOrString decodes anything but a string into its int32 half, so Go names that type.
   if (schema['x-kubernetes-int-or-string']) return 'int32';
   switch (schema.type) {
@@ -62,9 +70,12 @@ function goType(schema: Schema): string {
     case 'string':
       return 'string';
     case 'array':
-      return '[]' + (schema.items ? goType(resolve(schema.items) ?? {}) : 'interface {}');
-    case 'object':
-      return schema.additionalProperties && typeof schema.additionalProperties === 'object' ? 'map[string]' + goType(resolve(schema.additionalProperties) ?? {}) : 'struct';
+      return '[]' + (schema.items ? goType(schema.items, defs) : 'interface {}');
+    case 'object': {
+      if (schema.additionalProperties && typeof schema.additionalProperties === 'object') return 'map[string]' + goType(schema.additionalProperties, defs);
+      const name = componentName(declared);
+      return name === undefined ? 'struct' : name.split('.').slice(-2).join('.');
+    }
     default:
       return 'interface {}';
   }
@@ -77,7 +88,7 @@ function typeMatches(value: unknown, schema: Schema): boolean {
   if (schema['x-kubernetes-int-or-string']) return typeof value === 'string' || isInt32(value);
   switch (schema.type) {
     case 'object':
-      return jsonType(value) === 'object';
+      return goJsonValueName(value) === 'object';
     case 'array':
       return Array.isArray(value);
     case 'string':
@@ -102,68 +113,90 @@ function isInt32(value: unknown): boolean {
  * field is quoted (`number 1.5`); a Quantity parses whatever JSON it gets as text, so anything but
  * a string or a number fails its format check.
  */
-function typeErrorOf(value: unknown, schema: Schema, path: string): string {
-  if (schema[QUANTITY]) return QUANTITY_FORMAT_ERROR;
-  const type = goType(schema);
-  const found = typeof value === 'number' && type.startsWith('int') ? `number ${value}` : jsonType(value) === 'boolean' ? 'bool' : jsonType(value);
-  return `json: cannot unmarshal ${found} into Go struct field ${path || '.'} of type ${type}`;
+/**
+ * Go's decoder error for `value` in a field declared by `declared`. The decoder names the field by
+ * the struct that holds it and the JSON names of the struct fields leading there, without list
+ * indices or map keys (`Container.spec.template.spec.containers.image`).
+ */
+function typeErrorOf(value: unknown, declared: Schema, defs: SchemaDefinitions, field: GoField): string {
+  if (resolve(declared, defs)?.[QUANTITY]) return QUANTITY_FORMAT_ERROR;
+  const type = goType(declared, defs);
+  const found = typeof value === 'number' && type.startsWith('int') ? `number ${value}` : goJsonValueName(value);
+  return `json: cannot unmarshal ${found} into Go struct field ${field.struct}.${field.path} of type ${type}`;
+}
+
+/** Where Go's decoder is, for its errors: the struct whose field it decodes and the struct fields' JSON names from the top. */
+interface GoField {
+  struct: string;
+  path: string;
 }
 
 /** Checks `value` against `schema` (usually a kind's top-level schema). */
 export function checkObject(value: unknown, schema: Schema, defs: SchemaDefinitions = definitions): ObjectCheck {
-  const result: ObjectCheck = { typeError: undefined, unknownFields: [], quantities: [], nulls: [] };
+  const result: ObjectCheck = { typeError: undefined, unknownFields: [], quantities: [], zeroed: [] };
 
-  const walk = (v: unknown, s: Schema | undefined, path: string, holder?: ValueAt, field = false): void => {
+  /** `element`: `v` is a list item or a map value (a null struct field is only absent). */
+  const walk = (v: unknown, s: Schema | undefined, path: string, field: GoField, holder?: ObjectCheck['quantities'][number], element = false): void => {
     const resolved = resolve(s, defs);
-    if (!resolved || v === undefined) return;
-    // A struct field keeps its null: Go writes a zero field that is not omitempty as null (`creationTimestamp`).
-    if (v === null) {
-      if (holder && !field) result.nulls.push({ ...holder, zero: zeroValue(resolved) });
-      return;
+    if (v === null && element && resolved && holder) {
+      const zero = goZeroValue(resolved);
+      if (zero !== undefined) result.zeroed.push({ ...holder, zero });
     }
+    if (!resolved || v === null || v === undefined) return;
     if (!typeMatches(v, resolved)) {
       if (result.typeError === undefined) {
-        result.typeError = typeErrorOf(v, resolved, path);
+        result.typeError = typeErrorOf(v, s!, defs, field);
         result.typeMismatch = { value: v, expected: resolved };
       }
       return;
     }
+    if (typeof v === 'string') {
+      // Time and MicroTime decode by parsing their text: a string that is no timestamp fails the decode.
+      const layout = TIME_LAYOUTS.get(componentName(s!) ?? '');
+      const timeError = layout && goTimeParseError(v, layout);
+      if (timeError) {
+        result.typeError ??= timeError;
+        return;
+      }
+    }
     if (resolved[QUANTITY] && holder) result.quantities.push(holder);
     if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, resolved.items, `${path}[${i}]`, { holder: v, key: i }));
+      v.forEach((item, i) => walk(item, resolved.items, `${path}[${i}]`, field, { holder: v, key: i }, true));
       return;
     }
-    if (jsonType(v) !== 'object' || resolved['x-kubernetes-int-or-string']) return;
+    if (goJsonValueName(v) !== 'object' || resolved['x-kubernetes-int-or-string']) return;
     const props = resolved.properties;
     const extra = resolved.additionalProperties;
     const object = v as Record<string, unknown>;
+    // The Go struct these fields belong to; an inline schema is taken for part of the one around it.
+    const struct = componentName(s!)?.split('.').at(-1) ?? field.struct;
     for (const [key, child] of Object.entries(object)) {
       const childPath = path ? `${path}.${key}` : key;
       const declared = props?.[key];
-      if (declared) walk(child, declared, childPath, { holder: object, key }, true);
-      else if (extra && typeof extra === 'object') walk(child, extra, childPath, { holder: object, key });
+      if (declared) walk(child, declared, childPath, { struct, path: field.path ? `${field.path}.${key}` : key }, { holder: object, key });
+      else if (extra && typeof extra === 'object') walk(child, extra, childPath, field, { holder: object, key }, true);
       else if (extra !== true && !resolved['x-kubernetes-preserve-unknown-fields'] && (props || resolved.type === 'object')) {
         result.unknownFields.push(childPath);
       }
     }
   };
 
-  walk(value, schema, '');
+  walk(value, schema, '', { struct: '', path: '' });
   return result;
 }
 
 /**
- * Leaves what Go's decoder would: quantities in their canonical form (`0.5` → `"500m"`, as Go
- * parses every Quantity and its encoder writes the canonical string; malformed ones are left for
- * validation to refuse), and nulls as Go decodes them: a map value or list item its type's zero
- * value (`{"data":{"a":null}}` stores `"a":""`).
+ * Rewrites what Go's decoder changes in a body, as `checkObject` found it: null items and values of
+ * scalar lists and maps become their zero value, and quantities their canonical form (`0.5` →
+ * `"500m"`), as Go parses every Quantity and its encoder always writes the canonical string.
+ * Malformed quantities are left for validation to refuse.
  */
-export function applyGoDecoding(check: ObjectCheck): void {
+export function canonicalizeDecoded(check: ObjectCheck): void {
+  for (const { holder, key, zero } of check.zeroed) (holder as Record<string | number, unknown>)[key] = zero;
   for (const { holder, key } of check.quantities) {
     const value = (holder as Record<string | number, unknown>)[key];
     if (typeof value === 'string' || typeof value === 'number') (holder as Record<string | number, unknown>)[key] = canonicalQuantity(value);
   }
-  for (const { holder, key, zero } of check.nulls) (holder as Record<string | number, unknown>)[key] = zero;
 }
 
 /** Removes the fields `checkObject` reported as unknown (fieldValidation Ignore and Warn drop them, as the decoder does). */

@@ -65,6 +65,14 @@ export function goQuoteChar(text: string, at: number): string {
 }
 
 /** What one scan of a JSON text found. */
+/** The word Go's encoding/json uses for a decoded JSON value in its UnmarshalTypeError (object, array, string, number, bool, null). */
+export function goJsonValueName(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
 export interface JsonScan {
   /** Go's message for the first error, or undefined when the text is one valid JSON value. */
   error: string | undefined;

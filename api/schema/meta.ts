@@ -48,9 +48,14 @@ export function metaRef(name: MetaTypeName): Schema {
   return ref(META_V1 + name);
 }
 
-/** A field whose value is an RFC 3339 timestamp. */
+/** A field whose value is an RFC 3339 timestamp (`metav1.Time`). */
 export function timeField(description: string): Schema {
   return described(metaRef('Time'), description);
+}
+
+/** A field whose value is an RFC 3339 timestamp with six fraction digits (`metav1.MicroTime`). */
+export function microTimeField(description: string): Schema {
+  return described(metaRef('MicroTime'), description);
 }
 
 function defineMeta(name: MetaTypeName, schema: Schema): void {

@@ -116,11 +116,6 @@ export function boolean(description: string): Schema {
   return { type: 'boolean', description };
 }
 
-/** An RFC 3339 timestamp. */
-export function time(description: string): Schema {
-  return { type: 'string', format: 'date-time', description };
-}
-
 /** A port number or name, a percentage, or a quantity: Kubernetes' IntOrString. */
 export function intOrString(description: string): Schema {
   return { description, 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };

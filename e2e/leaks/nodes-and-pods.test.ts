@@ -7,12 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
-import { createKubectl, kubectlForTests, type Kubectl } from '../harness/kubectl.js';
+import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from '../harness/kubectl.js';
 import { parseTable } from '../harness/kubectl-output.js';
 import { namespace, pod } from '../harness/manifests.js';
 import { createTenants, eventually, grantAndWait, inSpace, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
 
-const kubectlPath = kubectlForTests(['dispatcher', '1.27']);
+const VERSIONS = ['1.27', '1.33'] as const satisfies readonly KubectlVersion[];
+const kubectlPath = kubectlForTests(VERSIONS);
 
 const nodeManifest = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
 const apiService = (name: string, group: string) => ({
@@ -120,14 +121,15 @@ describe.each(backendCases(kubectlPath !== undefined))('node and pod leaks on th
       expect(names).toEqual(['node-t2']);
     });
 
-    it('kubectl in a space lists its nodes, and a space without pods gets an empty list', async () => {
-      const table = parseTable((await kubectl.run(['get', 'nodes'])).stdout);
-      expect(table.names()).toEqual(['node-t2']);
+    it('kubectl (1.27 and 1.33) in a space lists its nodes, and a space without pods gets an empty list', async () => {
+      for (const version of VERSIONS) expect(parseTable((await kubectl.run(['get', 'nodes'], { version })).stdout).names()).toEqual(['node-t2']);
       await inSpace(cluster, 't2', 'DELETE', '/api/v1/namespaces/ns1/pods/bobs?gracePeriodSeconds=0');
       await eventually('t2 to see no node', async () => (await bob.api.request('GET', '/api/v1/nodes')).json<{ items: unknown[] }>().items.length === 0);
-      const empty = await kubectl.run(['get', 'nodes']);
-      expect(empty.code, empty.stderr).toBe(0);
-      expect(empty.stderr).toContain('No resources found');
+      for (const version of VERSIONS) {
+        const empty = await kubectl.run(['get', 'nodes'], { version });
+        expect(empty.code, empty.stderr).toBe(0);
+        expect(empty.stderr).toContain('No resources found');
+      }
     });
 
     it.each([

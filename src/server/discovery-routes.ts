@@ -15,7 +15,7 @@ import {
 } from '../../api/discovery/discovery.js';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { KubeRequestContext } from './request-context.js';
-import { encodeJson, requestWantsPretty } from './json-body.js';
+import { encodeJson, requestWantsPretty, sendText } from './json-body.js';
 import { ApiError } from '../../api/status.js';
 
 function aggregatedVersionAsked(accept: string | undefined): AggregatedVersion | undefined {
@@ -37,7 +37,7 @@ export async function discoveryHandler(registry: ResourceRegistry, ctx: KubeRequ
   const parts = ctx.info!.path.split('/').filter((p) => p !== '');
   const send = (body: unknown, type = 'application/json'): FastifyReply => {
     if (body === undefined) throw notFound();
-    return reply.code(200).type(type).send(encodeJson(body, { pretty: requestWantsPretty(request) }));
+    return sendText(reply.code(200), type, encodeJson(body, { pretty: requestWantsPretty(request) }));
   };
   const aggregated = parts.length === 1 ? aggregatedVersionAsked(request.headers.accept) : undefined;
   if (aggregated) return send(aggregatedDiscovery(view, parts[0] === 'api', aggregated), aggregatedContentType(aggregated));

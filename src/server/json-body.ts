@@ -13,7 +13,7 @@
  *   encodeJson({ message: 'a<b' })        // '{"message":"a\\u003cb"}\n'
  *   encodeJson({ a: [] }, { pretty: true }) // '{\n  "a": []\n}'
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Characters that can only occur inside JSON strings, so replacing them anywhere in the text is safe. */
 const GO_ESCAPED = /[<>&\u2028\u2029]/g;
@@ -46,6 +46,15 @@ export interface JsonBodyOptions {
 export function encodeJson(value: unknown, options: JsonBodyOptions = {}): string {
   if (options.pretty) return goEscape(JSON.stringify(value, null, 2));
   return goEscape(JSON.stringify(value)) + '\n';
+}
+
+/**
+ * Sends a text body (JSON, YAML) as bytes, so its Content-Type goes out exactly as given, as
+ * kube-apiserver writes it: for a string body Fastify adds `; charset=utf-8` and re-spells the
+ * parameters (`g="apidiscovery.k8s.io"`), which kube-apiserver never sends.
+ */
+export function sendText(reply: FastifyReply, contentType: string, text: string): FastifyReply {
+  return reply.type(contentType).send(Buffer.from(text));
 }
 
 /** `wantsPretty` for a request: its first `pretty` query value and its User-Agent. */

@@ -1,8 +1,11 @@
-/** `decodeBody`: every body type, the bounds it keeps and kube-apiserver's words when a body does not decode. */
+/**
+ * `decodeBody`: every body type, the bounds it keeps and kube-apiserver's words when a body does not
+ * decode; `decodeObjectBody`: Go's words when a body is no object or its apiVersion or kind no string.
+ */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_DEPTH } from '../../api/schema/json-syntax.js';
-import { decodeBody } from './negotiate.js';
+import { decodeBody, decodeObjectBody } from './negotiate.js';
 import type { ApiError } from '../../api/status.js';
 
 function server() {
@@ -14,6 +17,7 @@ function server() {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   app.post<{ Querystring: { kind?: string } }>('/', async (request) => ({ value: await decodeBody(request, request.query.kind), duplicates: request.kube?.duplicateFields ?? [] }));
+  app.post<{ Querystring: { kind: string } }>('/object', async (request) => ({ value: await decodeObjectBody(request, request.query.kind) }));
   app.setErrorHandler((err, _request, reply) => reply.code((err as ApiError).code ?? 500).send({ message: err instanceof Error ? err.message : '' }));
   return app;
 }
@@ -52,5 +56,36 @@ describe('decodeBody', () => {
     const res = await post(type, payload, kind);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain(message);
+  });
+
+  const typeMeta = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+  const notObjects: Array<[string, string, string, string]> = [
+    ['an empty JSON body', 'application/json', '', `json parse error: unexpected end of JSON input (<empty>)`],
+    ['a JSON array', 'application/json', '[1,2]', `json parse error: json: cannot unmarshal array into Go value of type ${typeMeta} (5b312c325d)`],
+    ['a JSON string', 'application/json', '"x"', `json parse error: json: cannot unmarshal string into Go value of type ${typeMeta} (227822)`],
+    ['a JSON number', 'application/json', '12', `json parse error: json: cannot unmarshal number into Go value of type ${typeMeta} (3132)`],
+    ['a YAML list', 'application/yaml', '- a\n', `json parse error: json: cannot unmarshal array into Go value of type ${typeMeta} (2d20610a)`],
+    ['a numeric kind', 'application/json', '{"kind":5}', 'json parse error: json: cannot unmarshal number into Go struct field .kind of type string ({"kind":5})'],
+    ['an object apiVersion', 'application/json', '{"apiVersion":{}}', 'json parse error: json: cannot unmarshal object into Go struct field .apiVersion of type string ({"apiVersion":{}})'],
+    ['a boolean Kind (Go matches names case-insensitively)', 'application/json', '{"Kind":true}', 'json parse error: json: cannot unmarshal bool into Go struct field .kind of type string ({"Kind":true})'],
+  ];
+  it.each(notObjects)('decodeObjectBody refuses %s in Go’s words', async (_name, type, payload, message) => {
+    const res = await app.inject({ method: 'POST', url: '/object?kind=Namespace', headers: { 'content-type': type }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(`the object provided is unrecognized (must be of type Namespace): couldn't get version/kind; ${message}`);
+  });
+
+  it('decodeObjectBody refuses an apiVersion of three parts as ParseGroupVersion does', async () => {
+    const res = await app.inject({ method: 'POST', url: '/object?kind=Pod', headers: { 'content-type': 'application/json' }, payload: '{"apiVersion":"a/b/c"}' });
+    expect(res.json().message).toBe('the object provided is unrecognized (must be of type Pod): unexpected GroupVersion string: a/b/c ({"apiVersion":"a/b/c"})');
+  });
+
+  it.each([
+    ['null', 'application/json', 'null'],
+    ['an empty YAML body', 'application/yaml', ''],
+    ['null fields', 'application/json', '{"kind":null,"apiVersion":null}'],
+  ])('decodeObjectBody reads %s as Go does (no error)', async (_name, type, payload) => {
+    const res = await app.inject({ method: 'POST', url: '/object?kind=Namespace', headers: { 'content-type': type }, payload });
+    expect(res.statusCode, res.body).toBe(200);
   });
 });

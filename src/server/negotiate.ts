@@ -7,11 +7,12 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
+import { goJsonValueName } from '../../api/schema/json-syntax.js';
 import { YamlDecodeError } from '../../api/schema/yaml-body.js';
 import { decodeObject, encodeObject, encodeWatchFrame, hasProtobufForm, PROTOBUF_MEDIA_TYPE, typeMetaOf, type TypedObject, type TypeMeta } from '../../api/protobuf/codec.js';
 import { inGoFieldOrder } from '../../api/protobuf/go-field-order.js';
 import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
-import { encodeJson, requestWantsPretty } from './json-body.js';
+import { encodeJson, requestWantsPretty, sendText } from './json-body.js';
 import { ApiError, type Status } from '../../api/status.js';
 import { decodeYamlBody, scanJsonBody } from './body-decoder.js';
 
@@ -98,8 +99,8 @@ export function sendFormatted(reply: FastifyReply, code: number, format: Respons
   reply.code(code);
   const chosen = formatFor(format, typeMetaOf(body));
   if (chosen === 'protobuf') return reply.type(PROTOBUF_MEDIA_TYPE).send(encodeObject(body as TypedObject));
-  if (chosen.kind === 'yaml') return reply.type('application/yaml').send(toYaml(body));
-  return reply.type('application/json').send(encodeJson(inGoFieldOrder(body), { pretty: prettyFor(reply.request, chosen) }));
+  if (chosen.kind === 'yaml') return sendText(reply, 'application/yaml', toYaml(body));
+  return sendText(reply, 'application/json', encodeJson(inGoFieldOrder(body), { pretty: prettyFor(reply.request, chosen) }));
 }
 
 /**
@@ -176,6 +177,44 @@ function unrecognizedObject(kind: string, error: string, body: Buffer): ApiError
 
 function isYaml(type: string): boolean {
   return type === 'application/yaml' || type === 'application/apply-patch+yaml';
+}
+
+/** The struct kube-apiserver's decoder reads apiVersion and kind into first (`SimpleMetaFactory.Interpret`), as Go prints its type. */
+const TYPE_META_STRUCT = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/** Whether the request has a body at all (a DELETE may come without one). */
+export function hasBody(request: FastifyRequest): boolean {
+  return Buffer.isBuffer(request.body) && request.body.length > 0;
+}
+
+/**
+ * A body that must be an object of `kind` (a create's or update's object, DeleteOptions, a Binding
+ * …), decoded as kube-apiserver's decoder reads it: its apiVersion and kind are read into a Go
+ * struct first, so a body that is no object, a non-string `kind` or `apiVersion`, or an apiVersion
+ * of more than two parts is "the object provided is unrecognized" in Go's words; `null` (and an
+ * empty YAML body) is an empty object, as Go's decoder leaves its target untouched.
+ */
+export async function decodeObjectBody(request: FastifyRequest, kind: string): Promise<Record<string, unknown>> {
+  const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  const type = contentType(request);
+  const unreadable = (error: string): ApiError => unrecognizedObject(kind, `couldn't get version/kind; json parse error: ${error}`, raw);
+  if (raw.length === 0 && !isYaml(type)) throw unreadable('unexpected end of JSON input');
+  const value = await decodeBody(request, kind);
+  if (value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw unreadable(`json: cannot unmarshal ${goJsonValueName(value)} into Go value of type ${TYPE_META_STRUCT}`);
+  const object = value as Record<string, unknown>;
+  if (type === PROTOBUF_MEDIA_TYPE) return object;
+  for (const [key, field] of Object.entries(object)) {
+    // Go matches struct fields case-insensitively.
+    const name = { kind: 'kind', apiversion: 'apiVersion' }[key.toLowerCase()];
+    if (name !== undefined && field !== null && typeof field !== 'string') {
+      throw unreadable(`json: cannot unmarshal ${goJsonValueName(field)} into Go struct field .${name} of type string`);
+    }
+  }
+  if (typeof object.apiVersion === 'string' && object.apiVersion.split('/').length > 2) {
+    throw unrecognizedObject(kind, `unexpected GroupVersion string: ${object.apiVersion}`, raw);
+  }
+  return object;
 }
 
 /**

@@ -39,24 +39,28 @@ interface SwaggerCache {
   protobuf?: Buffer;
 }
 
-type SwaggerForm = 'json' | 'protobuf';
+type DocumentForm = 'json' | 'protobuf';
+
+/** What `/openapi/v2` serves: JSON and gnostic protobuf, in both spellings. */
+const SWAGGER_FORMS: ReadonlyArray<[string, DocumentForm]> = [
+  ['application/json', 'json'],
+  [SWAGGER_PROTOBUF_DEPRECATED, 'protobuf'],
+  [SWAGGER_PROTOBUF, 'protobuf'],
+];
+/** What a `/openapi/v3` group-version document is served as (no v3 protobuf yet). */
+const V3_FORMS: ReadonlyArray<[string, DocumentForm]> = [['application/json', 'json']];
 
 /**
- * kube-openapi's choice for `/openapi/v2`: the first Accept clause (by q) that names JSON or either
- * protobuf spelling, wildcards included; none of them is a 406.
+ * kube-openapi's choice of form: the first Accept clause (by q) that names one of `offered`,
+ * wildcards included; none of them is a 406.
  */
-function swaggerFormAsked(accept: string | undefined): SwaggerForm | undefined {
+function documentFormAsked(accept: string | undefined, offered: ReadonlyArray<[string, DocumentForm]>): DocumentForm | undefined {
   const clauses = (accept || '*/*').split(',').map((part, index) => {
     const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
     return { type, q: q ? Number(q.slice(2)) : 1, index };
   });
   clauses.sort((a, b) => b.q - a.q || a.index - b.index);
-  const offered: Array<[string, SwaggerForm]> = [
-    ['application/json', 'json'],
-    [SWAGGER_PROTOBUF_DEPRECATED, 'protobuf'],
-    [SWAGGER_PROTOBUF, 'protobuf'],
-  ];
   for (const { type, q } of clauses) {
     if (q <= 0) continue;
     const [major, minor] = type.split('/');
@@ -67,6 +71,11 @@ function swaggerFormAsked(accept: string | undefined): SwaggerForm | undefined {
     if (match) return match[1];
   }
   return undefined;
+}
+
+/** kube-openapi answers a bare 406; ours is a Status, as every error answer here is. */
+function notAcceptable(types: string): ApiError {
+  return new ApiError(406, 'NotAcceptable', `only the following media types are accepted: ${types}`);
 }
 
 /** Whether an If-None-Match header names this ETag (or `*`), as Go's http.ServeContent checks it. */
@@ -105,9 +114,8 @@ export const openApiRoutes: FastifyPluginAsync<OpenApiRoutesOptions> = async (ap
 
   app.get('/openapi/v2', async (request, reply) => {
     reply.header('Vary', 'Accept');
-    const form = swaggerFormAsked(request.headers.accept);
-    // kube-openapi answers a bare 406; ours is a Status, as every error answer here is.
-    if (!form) throw new ApiError(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
+    const form = documentFormAsked(request.headers.accept, SWAGGER_FORMS);
+    if (!form) throw notAcceptable(`application/json, ${SWAGGER_PROTOBUF_DEPRECATED}`);
     const doc = swaggerFor(viewOf(request));
     const etag = `"${doc.json.hash}"`;
     reply.header('Etag', etag);
@@ -131,6 +139,8 @@ export const openApiRoutes: FastifyPluginAsync<OpenApiRoutesOptions> = async (ap
     const gv = parts[0] === 'api' && parts.length === 2 ? { group: '', version: parts[1]! } : parts[0] === 'apis' && parts.length === 3 ? { group: parts[1]!, version: parts[2]! } : undefined;
     const doc = gv && documentFor(viewOf(request), gv.group, gv.version);
     if (!doc) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    reply.header('Vary', 'Accept');
+    if (!documentFormAsked(request.headers.accept, V3_FORMS)) throw notAcceptable('application/json');
     // A hashed URL names immutable content; clients may cache it for good.
     if ((request.query as Record<string, unknown>)['hash'] === doc.hash) reply.header('Cache-Control', 'public, immutable');
     const etag = `"${doc.hash}"`;

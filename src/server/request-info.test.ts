@@ -22,6 +22,11 @@ describe('parseRequestInfo: resource requests', () => {
     ['GET', '/api/v1/namespaces/ns1/pods', { watch: 'true' }, r({ verb: 'watch', resource: 'pods', namespace: 'ns1', path: '/api/v1/namespaces/ns1/pods' })],
     ['GET', '/api/v1/namespaces/ns1/pods', { watch: 'True' }, r({ verb: 'watch', resource: 'pods', namespace: 'ns1', path: '/api/v1/namespaces/ns1/pods' })],
     ['GET', '/api/v1/namespaces/ns1/pods', { watch: 'false' }, r({ verb: 'list', resource: 'pods', namespace: 'ns1', path: '/api/v1/namespaces/ns1/pods' })],
+    // Go's parameter codec: only "0" and "false" (any case) are false, the first value counts.
+    ['GET', '/api/v1/namespaces/ns1/pods', { watch: 'yes' }, r({ verb: 'watch', resource: 'pods', namespace: 'ns1', path: '/api/v1/namespaces/ns1/pods' })],
+    ['GET', '/api/v1/namespaces/ns1/pods', { watch: '' }, r({ verb: 'watch', resource: 'pods', namespace: 'ns1', path: '/api/v1/namespaces/ns1/pods' })],
+    ['GET', '/api/v1/namespaces/ns1/pods', { watch: 'FALSE' }, r({ verb: 'list', resource: 'pods', namespace: 'ns1', path: '/api/v1/namespaces/ns1/pods' })],
+    ['GET', '/api/v1/namespaces/ns1/pods', { watch: ['0', 'true'] }, r({ verb: 'list', resource: 'pods', namespace: 'ns1', path: '/api/v1/namespaces/ns1/pods' })],
     ['GET', '/api/v1/pods', {}, r({ verb: 'list', resource: 'pods', path: '/api/v1/pods' })],
     ['POST', '/api/v1/namespaces/ns1/configmaps', {}, r({ verb: 'create', resource: 'configmaps', namespace: 'ns1', path: '/api/v1/namespaces/ns1/configmaps' })],
     ['PUT', '/api/v1/namespaces/ns1/pods/p/status', {}, r({ verb: 'update', resource: 'pods', namespace: 'ns1', name: 'p', subresource: 'status', path: '/api/v1/namespaces/ns1/pods/p/status' })],

@@ -63,9 +63,18 @@ const methodVerbs: Record<string, ResourceVerb> = {
   PATCH: 'patch',
 };
 
+/**
+ * A boolean query parameter's value as kube-apiserver's parameter codec reads it
+ * (`Convert_Slice_string_To_bool`): "0" and "false" in any case are false, anything else (even
+ * empty) is true; Python sends `True`, Go clients `true` or `1`.
+ */
+export function goBoolParam(value: string): boolean {
+  return value !== '0' && value.toLowerCase() !== 'false';
+}
+
 function isWatchParam(value: unknown): boolean {
-  // Python sends watch=True, Go clients watch=true or watch=1.
-  return typeof value === 'string' && (value.toLowerCase() === 'true' || value === '1');
+  const first = Array.isArray(value) ? (value[0] as unknown) : value;
+  return typeof first === 'string' && goBoolParam(first);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type BuildInfo, versionInfo } from './build-info.js';
-import { encodeJson } from './json-body.js';
+import { encodeJson, sendText } from './json-body.js';
 
 export interface VersionRoutesOptions {
   buildInfo: BuildInfo;
@@ -12,7 +12,7 @@ export interface VersionRoutesOptions {
 
 export const versionRoutes: FastifyPluginAsync<VersionRoutesOptions> = async (app, options) => {
   const body = encodeJson(versionInfo(options.buildInfo), { pretty: true });
-  const handler = async (_request: FastifyRequest, reply: FastifyReply) => reply.type('application/json').send(body);
+  const handler = async (_request: FastifyRequest, reply: FastifyReply) => sendText(reply, 'application/json', body);
   app.get('/version', handler);
   app.get('/version/', handler);
 };

@@ -11,8 +11,8 @@ import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import { nowTimestamp } from '../../registry/generic-store.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, nameColumn, type PrinterColumn } from '../../registry/resource-definition.js';
-import { defineKindSchema } from '../../schema/meta.js';
-import { boolean, bytes, define, described, integer, list, object, string, time } from '../../schema/schema.js';
+import { defineKindSchema, timeField } from '../../schema/meta.js';
+import { boolean, bytes, define, described, integer, list, object, string } from '../../schema/schema.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { isValidPortNum } from '../../validation/ports.js';
 import { column } from '../core/table-cells.js';
@@ -67,7 +67,7 @@ const condition = define(
   object('One observed condition of an APIService.', {
     type: string('Type of the condition, e.g. Available.'),
     status: string('True, False or Unknown.'),
-    lastTransitionTime: time('Last time the status changed.'),
+    lastTransitionTime: timeField('Last time the status changed.'),
     reason: string('Machine-readable reason of the last transition.'),
     message: string('Human-readable details of the last transition.'),
   }),

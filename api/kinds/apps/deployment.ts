@@ -5,7 +5,8 @@
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, nameColumn } from '../../registry/resource-definition.js';
-import { boolean, define, described, enumOf, integer, int64, intOrString, list, object, ref, string, time } from '../../schema/schema.js';
+import { timeField } from '../../schema/meta.js';
+import { boolean, define, described, enumOf, integer, int64, intOrString, list, object, ref, string } from '../../schema/schema.js';
 import type { LabelSelector } from '../../validation/label-selector.js';
 import { defaultPodTemplateSpec } from '../core/pod-spec-defaults.js';
 import type { IntOrString, PodTemplateSpec } from '../core/types.js';
@@ -55,8 +56,8 @@ const deploymentCondition = define(
     {
       type: string('Condition type: Available, Progressing or ReplicaFailure.'),
       status: string('True, False or Unknown.'),
-      lastUpdateTime: time('When the condition was last updated.'),
-      lastTransitionTime: time('When the condition last changed status.'),
+      lastUpdateTime: timeField('When the condition was last updated.'),
+      lastTransitionTime: timeField('When the condition last changed status.'),
       reason: string('Machine-readable reason for the last transition.'),
       message: string('Human-readable details of the last transition.'),
     },

@@ -5,7 +5,8 @@
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, nameColumn } from '../../registry/resource-definition.js';
-import { define, described, integer, int64, list, object, ref, string, time } from '../../schema/schema.js';
+import { timeField } from '../../schema/meta.js';
+import { define, described, integer, int64, list, object, ref, string } from '../../schema/schema.js';
 import type { LabelSelector } from '../../validation/label-selector.js';
 import { defaultPodTemplateSpec } from '../core/pod-spec-defaults.js';
 import { validatePodTemplateSpec } from '../core/pod-spec-validation.js';
@@ -36,7 +37,7 @@ const replicaSetCondition = define(
     {
       type: string('Condition type, such as ReplicaFailure.'),
       status: string('True, False or Unknown.'),
-      lastTransitionTime: time('When the condition last changed status.'),
+      lastTransitionTime: timeField('When the condition last changed status.'),
       reason: string('Machine-readable reason for the last transition.'),
       message: string('Human-readable details of the last transition.'),
     },

@@ -5,7 +5,8 @@
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, nameColumn } from '../../registry/resource-definition.js';
-import { define, described, enumOf, integer, int64, intOrString, list, object, ref, string, time } from '../../schema/schema.js';
+import { timeField } from '../../schema/meta.js';
+import { define, described, enumOf, integer, int64, intOrString, list, object, ref, string } from '../../schema/schema.js';
 import { semanticEqual } from '../../validation/equality.js';
 import type { LabelSelector } from '../../validation/label-selector.js';
 import { validateAnnotations, validateLabels } from '../../validation/labels.js';
@@ -60,7 +61,7 @@ const statefulSetCondition = define(
     {
       type: string('Condition type.'),
       status: string('True, False or Unknown.'),
-      lastTransitionTime: time('When the condition last changed status.'),
+      lastTransitionTime: timeField('When the condition last changed status.'),
       reason: string('Machine-readable reason for the last transition.'),
       message: string('Human-readable details of the last transition.'),
     },

@@ -6,7 +6,8 @@
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, nameColumn } from '../../registry/resource-definition.js';
-import { define, described, enumOf, integer, int64, list, object, quantity, ref, string, time, type Schema } from '../../schema/schema.js';
+import { timeField } from '../../schema/meta.js';
+import { define, described, enumOf, integer, int64, list, object, quantity, ref, string, type Schema } from '../../schema/schema.js';
 import type { LabelSelector } from '../../validation/label-selector.js';
 import { isValidPathSegmentName } from '../../validation/names.js';
 import { isRecord } from '../apps/workload.js';
@@ -241,7 +242,7 @@ const hpaCondition = define(
     {
       type: string('Condition type: ScalingActive, AbleToScale or ScalingLimited.'),
       status: string('True, False or Unknown.'),
-      lastTransitionTime: time('When the condition last changed status.'),
+      lastTransitionTime: timeField('When the condition last changed status.'),
       reason: string('Machine-readable reason for the last transition.'),
       message: string('Human-readable details of the last transition.'),
     },
@@ -270,7 +271,7 @@ const status = define(
     'The observed state of an autoscaler.',
     {
       observedGeneration: int64('The generation the autoscaler last acted on.'),
-      lastScaleTime: time('When the autoscaler last changed the replica count.'),
+      lastScaleTime: timeField('When the autoscaler last changed the replica count.'),
       currentReplicas: integer('Replicas last seen by the autoscaler.'),
       desiredReplicas: integer('Replicas last computed by the autoscaler.'),
       currentMetrics: list(metricStatus, 'The last read values of the metrics.', { listType: 'atomic' }),

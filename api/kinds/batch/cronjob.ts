@@ -6,7 +6,8 @@ import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, humanAge, nameColumn } from '../../registry/resource-definition.js';
 import { jobTemplateSpecSchema } from '../../schema/batch-types.js';
-import { boolean, define, described, enumOf, integer, int64, list, object, ref, string, time } from '../../schema/schema.js';
+import { timeField } from '../../schema/meta.js';
+import { boolean, define, described, enumOf, integer, int64, list, object, ref, string } from '../../schema/schema.js';
 import { maxLenError } from '../../validation/names.js';
 import { isRecord, selectorColumn, templateColumns, validateNonNegative } from '../apps/workload.js';
 import { defaultPodTemplateSpec } from '../core/pod-spec-defaults.js';
@@ -54,8 +55,8 @@ const status = define(
   'io.k8s.api.batch.v1.CronJobStatus',
   object('The observed state of a cron job.', {
     active: list(ref('io.k8s.api.core.v1.ObjectReference'), 'The jobs currently running.', { listType: 'atomic' }),
-    lastScheduleTime: time('When a job was last scheduled.'),
-    lastSuccessfulTime: time('When a job last completed successfully.'),
+    lastScheduleTime: timeField('When a job was last scheduled.'),
+    lastSuccessfulTime: timeField('When a job last completed successfully.'),
   }),
 );
 

@@ -7,7 +7,8 @@ import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, humanDuration, nameColumn, type PrinterColumn } from '../../registry/resource-definition.js';
 import { jobSpecSchema } from '../../schema/batch-types.js';
-import { define, described, integer, list, object, ref, string, time } from '../../schema/schema.js';
+import { timeField } from '../../schema/meta.js';
+import { define, described, integer, list, object, ref, string } from '../../schema/schema.js';
 import { semanticEqual } from '../../validation/equality.js';
 import { labelSelectorMatches, validateLabelSelector, type LabelSelector } from '../../validation/label-selector.js';
 import { isDNS1123Label } from '../../validation/names.js';
@@ -47,8 +48,8 @@ const jobCondition = define(
     {
       type: string('Condition type: Complete, Failed, Suspended, FailureTarget or SuccessCriteriaMet.'),
       status: string('True, False or Unknown.'),
-      lastProbeTime: time('When the condition was last checked.'),
-      lastTransitionTime: time('When the condition last changed status.'),
+      lastProbeTime: timeField('When the condition was last checked.'),
+      lastTransitionTime: timeField('When the condition last changed status.'),
       reason: string('Machine-readable reason for the last transition.'),
       message: string('Human-readable details of the last transition.'),
     },
@@ -68,8 +69,8 @@ const status = define(
   'io.k8s.api.batch.v1.JobStatus',
   object('The observed state of a job.', {
     conditions: list(jobCondition, 'Latest observations of the job’s state.', { mergeKey: 'type', strategy: 'merge', listType: 'atomic' }),
-    startTime: time('When the controller started the job.'),
-    completionTime: time('When the job completed successfully.'),
+    startTime: timeField('When the controller started the job.'),
+    completionTime: timeField('When the job completed successfully.'),
     active: integer('Pending and running pods that are not terminating.'),
     succeeded: integer('Pods that reached phase Succeeded.'),
     failed: integer('Pods that reached phase Failed.'),

@@ -5,7 +5,8 @@
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, nameColumn } from '../../registry/resource-definition.js';
-import { define, described, integer, object, ref, string, time } from '../../schema/schema.js';
+import { microTimeField } from '../../schema/meta.js';
+import { define, described, integer, object, ref, string } from '../../schema/schema.js';
 import { validateQualifiedName } from '../../validation/labels.js';
 import { validateNonNegative } from '../apps/workload.js';
 
@@ -29,8 +30,8 @@ const spec = define(
   object('The state of a lease.', {
     holderIdentity: string('Who holds the lease.'),
     leaseDurationSeconds: integer('Seconds candidates wait for a renewal before they may take the lease.'),
-    acquireTime: time('When the current holder acquired the lease (microsecond precision).'),
-    renewTime: time('When the holder last renewed the lease (microsecond precision).'),
+    acquireTime: microTimeField('When the current holder acquired the lease (microsecond precision).'),
+    renewTime: microTimeField('When the holder last renewed the lease (microsecond precision).'),
     leaseTransitions: integer('How many times the lease changed holders.'),
     strategy: string('How a leader is chosen among candidates in coordinated leader election.'),
     preferredHolder: string('A holder the lease should move to; only with a strategy.'),

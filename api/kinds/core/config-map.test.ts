@@ -12,6 +12,7 @@ describe('config maps', () => {
       `data[a/b]: Invalid value: "a/b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
     ]],
     ['a key in both maps', cm({ data: { k: 'x' }, binaryData: { k: 'eA==' } }), ['data[k]: Invalid value: "k": duplicate of key present in binaryData']],
+    ['keys named like JavaScript object members', cm({ data: JSON.parse('{"__proto__":"x","constructor":"y","toString":"z"}') as Record<string, string> }), []],
     ['more than 1 MiB', cm({ data: { a: 'x'.repeat(1024 * 1024), b: 'y' } }), [': Too long: may not be more than 1048576 bytes']],
   ])('%s', async (_, input, expected) => {
     expect(messages((await create(configMaps, input)).errors)).toEqual(expected);

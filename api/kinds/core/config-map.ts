@@ -40,7 +40,7 @@ function validateConfigMap(cm: ConfigMap): FieldError[] {
   for (const k of Object.keys(data).sort()) {
     const path = key('data', k);
     errs.push(...isConfigMapKey(k).map((m) => fieldErrors.invalid(path, k, m)));
-    if (k in binaryData) errs.push(fieldErrors.invalid(path, k, 'duplicate of key present in binaryData'));
+    if (Object.hasOwn(binaryData, k)) errs.push(fieldErrors.invalid(path, k, 'duplicate of key present in binaryData'));
     total += byteLength(data[k]!);
   }
   for (const k of Object.keys(binaryData).sort()) {

@@ -10,8 +10,8 @@ import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import { ageColumn, defineKind, nameColumn, type PrinterColumn } from '../../registry/resource-definition.js';
 import type { KubeObject } from '../../registry/object.js';
 import { CORE_V1, coreField, defineCore, resourceList, stringList } from '../../schema/core-types-ref.js';
-import { defineKindSchema } from '../../schema/meta.js';
-import { boolean, int64, integer, list, object, string, time } from '../../schema/schema.js';
+import { defineKindSchema, timeField } from '../../schema/meta.js';
+import { boolean, int64, integer, list, object, string } from '../../schema/schema.js';
 import { child, index } from '../../validation/field-path.js';
 import { validateCIDR } from '../../validation/ip.js';
 import { isValidLabelValue, validateQualifiedName } from '../../validation/labels.js';
@@ -47,7 +47,7 @@ defineCore(
     key: string('The taint key.'),
     value: string('The taint value.'),
     effect: string('NoSchedule, PreferNoSchedule or NoExecute.'),
-    timeAdded: time('When a NoExecute taint was added.'),
+    timeAdded: timeField('When a NoExecute taint was added.'),
   }),
 );
 
@@ -82,8 +82,8 @@ defineCore(
   object('One observed condition of a node.', {
     type: string('Ready, MemoryPressure, DiskPressure, PIDPressure or NetworkUnavailable.'),
     status: string('True, False or Unknown.'),
-    lastHeartbeatTime: time('Last time the condition was reported.'),
-    lastTransitionTime: time('Last time the status changed.'),
+    lastHeartbeatTime: timeField('Last time the condition was reported.'),
+    lastTransitionTime: timeField('Last time the status changed.'),
     reason: string('Machine-readable reason of the last transition.'),
     message: string('Human-readable details of the last transition.'),
   }),

@@ -74,7 +74,7 @@ function parseJson(text: string): unknown {
 
 /** Required errors for keys a secret of this type must hold. */
 function requiredKeys(data: Readonly<Record<string, string>>, keys: readonly string[]): FieldError[] {
-  return keys.filter((k) => !(k in data)).map((k) => fieldErrors.required(key('data', k)));
+  return keys.filter((k) => !Object.hasOwn(data, k)).map((k) => fieldErrors.required(key('data', k)));
 }
 
 /** Docker config keys must hold a JSON object. */

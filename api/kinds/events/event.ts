@@ -7,7 +7,8 @@
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { defineKind, humanAge, nameColumn, type PrinterColumn } from '../../registry/resource-definition.js';
-import { define, described, integer, object, ref, string, time } from '../../schema/schema.js';
+import { microTimeField, timeField } from '../../schema/meta.js';
+import { define, described, integer, object, ref, string } from '../../schema/schema.js';
 import { validateQualifiedName } from '../../validation/labels.js';
 import { validateImmutable } from '../apps/workload.js';
 
@@ -50,7 +51,7 @@ const series = define(
     'A run of repeated occurrences of the same event.',
     {
       count: integer('Occurrences so far.'),
-      lastObservedTime: time('When the last occurrence was seen (microsecond precision).'),
+      lastObservedTime: microTimeField('When the last occurrence was seen (microsecond precision).'),
     },
     { required: ['count', 'lastObservedTime'] },
   ),
@@ -64,7 +65,7 @@ export const eventSchema = define(
       apiVersion: string('Versioned schema of this representation of the object.'),
       kind: string('REST resource this object represents.'),
       metadata: described(ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'), 'Standard object metadata.'),
-      eventTime: time('When the event first happened (microsecond precision).'),
+      eventTime: microTimeField('When the event first happened (microsecond precision).'),
       series: described(series, 'Repeated occurrences of the event, when it recurs.'),
       reportingController: string('The controller that emitted the event, e.g. kubernetes.io/kubelet.'),
       reportingInstance: string('The instance of that controller, e.g. kubelet-node-1.'),
@@ -75,8 +76,8 @@ export const eventSchema = define(
       note: string('Human-readable description; at most 1 kB.'),
       type: string('Normal or Warning.'),
       deprecatedSource: described(ref('io.k8s.api.core.v1.EventSource'), 'The core/v1 source; not set by this API.'),
-      deprecatedFirstTimestamp: time('The core/v1 firstTimestamp; not set by this API.'),
-      deprecatedLastTimestamp: time('The core/v1 lastTimestamp; not set by this API.'),
+      deprecatedFirstTimestamp: timeField('The core/v1 firstTimestamp; not set by this API.'),
+      deprecatedLastTimestamp: timeField('The core/v1 lastTimestamp; not set by this API.'),
       deprecatedCount: integer('The core/v1 count; not set by this API.'),
     },
     { required: ['eventTime'], 'x-kubernetes-group-version-kind': [{ group: 'events.k8s.io', version: 'v1', kind: 'Event' }] },

@@ -5,7 +5,8 @@
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, nameColumn } from '../../registry/resource-definition.js';
-import { define, described, enumOf, integer, int64, intOrString, list, map, object, ref, string, time } from '../../schema/schema.js';
+import { timeField } from '../../schema/meta.js';
+import { define, described, enumOf, integer, int64, intOrString, list, map, object, ref, string } from '../../schema/schema.js';
 import { validateLabelSelector, type LabelSelector } from '../../validation/label-selector.js';
 import { count, validateAtMost100Percent, validatePositiveIntOrPercent } from '../apps/workload.js';
 import type { IntOrString } from '../core/types.js';
@@ -40,7 +41,7 @@ const status = define(
     'The observed state of a budget.',
     {
       observedGeneration: int64('The generation the disruption controller last acted on.'),
-      disruptedPods: map(time('When the eviction was processed.'), 'Pods being evicted, not yet seen deleted by the controller.'),
+      disruptedPods: map(timeField('When the eviction was processed.'), 'Pods being evicted, not yet seen deleted by the controller.'),
       disruptionsAllowed: integer('Disruptions allowed right now.'),
       currentHealthy: integer('Healthy pods now.'),
       desiredHealthy: integer('Healthy pods wanted at least.'),

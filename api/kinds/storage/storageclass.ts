@@ -80,7 +80,7 @@ function validateTopologies(terms: TopologySelectorTerm[]): FieldError[] {
       const values = expr.values ?? [];
       if (values.length === 0) errors.push(fieldErrors.required(`${path}.values`, 'must specify as least one value'));
       values.forEach((v, k) => errors.push(...isValidLabelValue(v).map((msg) => fieldErrors.invalid(`${path}.values[${k}]`, v, msg))));
-      if (key in byKey) errors.push(fieldErrors.duplicate(`${path}.key`, key));
+      if (Object.hasOwn(byKey, key)) errors.push(fieldErrors.duplicate(`${path}.key`, key));
       byKey[key] = [...values].sort();
     });
     if (seen.some((other) => semanticEqual(other, byKey))) errors.push(fieldErrors.duplicate(`allowedTopologies[${i}].matchLabelExpressions`, ''));

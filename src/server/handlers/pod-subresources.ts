@@ -11,6 +11,7 @@
  * Everything is read and written in the request's own space: the pod, its budgets, its node name.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { checkTypeMeta, type TypeMeta } from '../../../api/registry/api-errors.js';
 import { nowTimestamp, type DeleteOptions } from '../../../api/registry/generic-store.js';
 import type { KubeObject } from '../../../api/registry/object.js';
 import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
@@ -18,7 +19,7 @@ import type { Pod, PodCondition } from '../../../api/kinds/core/types.js';
 import type { PodDisruptionBudget } from '../../../api/kinds/policy/poddisruptionbudget.js';
 import { labelSelectorMatches, type LabelSelector } from '../../../api/validation/label-selector.js';
 import type { HandlerDeps } from './handler-deps.js';
-import { decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
+import { decodeObjectBody, negotiateFormat, sendFormatted } from '../negotiate.js';
 import { ApiError } from '../../../api/status.js';
 import { parseDeleteOptions } from './delete-options.js';
 import { dryRunParam, param, type Query } from './query.js';
@@ -34,13 +35,9 @@ const EVICTION_MESSAGE = "Cannot evict pod as it would violate the pod's disrupt
 /** What a successful binding or eviction answers: a Success Status carrying the create's code. */
 const SUCCESS = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
 
-async function bodyOf(request: FastifyRequest, kinds: ReadonlyArray<{ apiVersion: string; kind: string }>): Promise<KubeObject> {
-  const body = await decodeBody(request, kinds[0]!.kind);
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'BadRequest', 'the body of the request must be a JSON or YAML object');
-  const { apiVersion, kind } = body as { apiVersion?: unknown; kind?: unknown };
-  if (!kinds.some((k) => (apiVersion === undefined || apiVersion === k.apiVersion) && (kind === undefined || kind === k.kind))) {
-    throw new ApiError(400, 'BadRequest', `not a ${kinds[0]!.kind} object: ${String(kind)} in ${String(apiVersion)}`);
-  }
+async function bodyOf(request: FastifyRequest, kinds: readonly [TypeMeta, ...TypeMeta[]]): Promise<KubeObject> {
+  const body = await decodeObjectBody(request, kinds[0].kind);
+  checkTypeMeta(body, kinds);
   const obj = body as KubeObject;
   obj.metadata ??= {};
   return obj;
@@ -110,7 +107,7 @@ export async function handleBinding(deps: HandlerDeps, req: ResourceRequest, req
 
 // ---- eviction ---------------------------------------------------------------------------------
 
-const EVICTION_KINDS = [
+const EVICTION_KINDS: [TypeMeta, TypeMeta] = [
   { apiVersion: 'policy/v1', kind: 'Eviction' },
   { apiVersion: 'policy/v1beta1', kind: 'Eviction' },
 ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../api/status.js';
-import { intParam, validateListOptions, type Query } from './query.js';
+import { boolParam, intParam, param, validateListOptions, type Query } from './query.js';
 
 function refusal(query: Query): { code: number; reason: string; message: string; fields: string[] } | null {
   try {
@@ -73,5 +73,24 @@ describe('intParam (Go\'s strconv.ParseInt, as the parameter codec runs it)', ()
     }
     expect(caught).toBeInstanceOf(ApiError);
     expect(caught).toMatchObject({ code: 400, reason: 'BadRequest', message });
+  });
+});
+
+describe('param and boolParam (Go\'s parameter codec: the first value, Convert_Slice_string_To_bool)', () => {
+  it('reads the first of repeated values', () => {
+    expect(param({ limit: ['1', '2'] }, 'limit')).toBe('1');
+  });
+  it.each<[Query, boolean | undefined]>([
+    [{}, undefined],
+    [{ force: 'true' }, true],
+    [{ force: 'True' }, true],
+    [{ force: '1' }, true],
+    [{ force: 'maybe' }, true],
+    [{ force: '' }, true],
+    [{ force: 'FALSE' }, false],
+    [{ force: '0' }, false],
+    [{ force: ['false', 'true'] }, false],
+  ])('%j is %s', (query, expected) => {
+    expect(boolParam(query, 'force')).toBe(expected);
   });
 });

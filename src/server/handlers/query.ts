@@ -3,6 +3,7 @@
  * as kube-apiserver's parameter codec answers them).
  */
 import { ApiError } from '../../../api/status.js';
+import { goBoolParam } from '../request-info.js';
 import { parseLabelSelector, SelectorParseError, type LabelSelector } from '../../../api/selection/label-selector.js';
 import { compileFieldSelector, parseFieldSelector, type FieldGetter } from '../../../api/selection/field-selector.js';
 import type { KubeObject } from '../../../api/registry/object.js';
@@ -13,22 +14,20 @@ import { fieldErrors, type FieldError } from '../../../api/registry/field-error.
 
 export type Query = Record<string, string | string[] | undefined>;
 
-/** The last value of a parameter given once or more. */
+/** The first value of a parameter given once or more, as Go's parameter codec reads it. */
 export function param(query: Query, name: string): string | undefined {
   const v = query[name];
-  return Array.isArray(v) ? v.at(-1) : v;
+  return Array.isArray(v) ? v[0] : v;
 }
 
 function bad(message: string): ApiError {
   return new ApiError(400, 'BadRequest', message);
 }
 
+/** A boolean parameter, undefined when absent (`goBoolParam` otherwise). */
 export function boolParam(query: Query, name: string): boolean | undefined {
   const v = param(query, name);
-  if (v === undefined || v === '') return undefined;
-  if (/^(true|1)$/i.test(v)) return true;
-  if (/^(false|0)$/i.test(v)) return false;
-  throw bad(`invalid boolean value for ${name}: ${JSON.stringify(v)}`);
+  return v === undefined ? undefined : goBoolParam(v);
 }
 
 /** int64's range, as Go's strconv.ParseInt checks it. */

@@ -142,13 +142,22 @@ describe('serviceaccounts/<name>/token and service-account authentication', () =
 
   it.each([
     [{ expirationSeconds: 599 }, 'spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes'],
-    [{ expirationSeconds: 'soon' }, 'spec.expirationSeconds: Invalid value: "soon": must be an integer'],
-    [{ audiences: 'vault' }, 'spec.audiences: Invalid value: "vault": must be a list of strings'],
     [{ boundObjectRef: { kind: 'Pod', name: 'web' } }, 'spec.boundObjectRef: Forbidden: tokens bound to objects are not supported'],
   ])('refuses the spec %j with 422', async (spec, message) => {
     const res = await issue('alice-token', 'builder', spec);
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toMatchObject({ reason: 'Invalid', message: `TokenRequest.authentication.k8s.io "builder" is invalid: ${message}` });
+  });
+
+  it.each([
+    [{ expirationSeconds: 'soon' }, 'string into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64'],
+    [{ expirationSeconds: 600.5 }, 'number 600.5 into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64'],
+    [{ audiences: 'vault' }, 'string into Go struct field TokenRequestSpec.spec.audiences of type []string'],
+    [{ audiences: ['vault', 1] }, 'number into Go struct field TokenRequestSpec.spec.audiences of type string'],
+  ])('refuses the spec %j with 400 as Go’s decoder does', async (spec, message) => {
+    const res = await issue('alice-token', 'builder', spec);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ reason: 'BadRequest', message: `TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal ${message}` });
   });
 
   it('answers 404 for an account that does not exist in the caller’s space, and 405 for other verbs', async () => {

@@ -6,9 +6,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVICE_ACCOUNT_ISSUER } from '../../../authz/service-account-token.js';
 import { ApiError, type StatusCause } from '../../../api/status.js';
+import { checkTypeMeta } from '../../../api/registry/api-errors.js';
+import { goJsonValueName } from '../../../api/schema/json-syntax.js';
 import { nowTimestamp } from '../../../api/registry/generic-store.js';
 import type { HandlerDeps } from './handler-deps.js';
-import { decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
+import { decodeObjectBody, negotiateFormat, sendFormatted } from '../negotiate.js';
 import { locationOf } from './read-handlers.js';
 import type { ResourceRequest } from './resolve-resource.js';
 
@@ -33,25 +35,25 @@ function invalidTokenRequest(name: string, field: string, message: string, reaso
   });
 }
 
+/** A body Go's decoder would not decode, in its words (`field`: the struct holding it and the JSON path). */
+function undecodable(value: unknown, field: string, goType: string): ApiError {
+  const found = typeof value === 'number' && goType === 'int64' ? `number ${value}` : goJsonValueName(value);
+  return new ApiError(400, 'BadRequest', `TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal ${found} into Go struct field ${field} of type ${goType}`);
+}
+
 /** The spec of the body, defaulted and checked as kube-apiserver does. */
-function tokenRequestSpec(body: unknown, name: string): TokenRequestSpec {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'BadRequest', 'the body of the request must be a TokenRequest object');
-  const { apiVersion, kind } = body as { apiVersion?: unknown; kind?: unknown };
+function tokenRequestSpec(body: Record<string, unknown>, name: string): TokenRequestSpec {
+  checkTypeMeta(body, [{ apiVersion: API_VERSION, kind: 'TokenRequest' }]);
   // Go clients send unset fields as null (kubectl 1.27: `"audiences": null`).
-  const spec = (body as { spec?: unknown }).spec ?? {};
-  if ((kind !== undefined && kind !== 'TokenRequest') || (apiVersion !== undefined && apiVersion !== API_VERSION)) {
-    throw new ApiError(400, 'BadRequest', `expected a TokenRequest in ${API_VERSION}, got ${String(kind)} in ${String(apiVersion)}`);
-  }
-  if (spec === null || typeof spec !== 'object') throw invalidTokenRequest(name, 'spec', `Invalid value: ${JSON.stringify(spec)}: must be an object`);
+  const spec = body.spec ?? {};
+  if (typeof spec !== 'object' || Array.isArray(spec)) throw undecodable(spec, 'TokenRequest.spec', 'v1.TokenRequestSpec');
   const fields = spec as { audiences?: unknown; expirationSeconds?: unknown; boundObjectRef?: unknown };
   const audiences = fields.audiences ?? [];
   const expirationSeconds = fields.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
-  if (!Array.isArray(audiences) || !audiences.every((a): a is string => typeof a === 'string')) {
-    throw invalidTokenRequest(name, 'spec.audiences', `Invalid value: ${JSON.stringify(audiences)}: must be a list of strings`);
-  }
-  if (typeof expirationSeconds !== 'number' || !Number.isInteger(expirationSeconds)) {
-    throw invalidTokenRequest(name, 'spec.expirationSeconds', `Invalid value: ${JSON.stringify(expirationSeconds)}: must be an integer`);
-  }
+  if (!Array.isArray(audiences)) throw undecodable(audiences, 'TokenRequestSpec.spec.audiences', '[]string');
+  const notString = audiences.find((a) => a !== null && typeof a !== 'string');
+  if (notString !== undefined) throw undecodable(notString, 'TokenRequestSpec.spec.audiences', 'string');
+  if (typeof expirationSeconds !== 'number' || !Number.isSafeInteger(expirationSeconds)) throw undecodable(expirationSeconds, 'TokenRequestSpec.spec.expirationSeconds', 'int64');
   if (expirationSeconds < MIN_EXPIRATION_SECONDS) {
     throw invalidTokenRequest(name, 'spec.expirationSeconds', `Invalid value: ${expirationSeconds}: may not specify a duration less than 10 minutes`);
   }
@@ -62,7 +64,7 @@ function tokenRequestSpec(body: unknown, name: string): TokenRequestSpec {
   if (fields.boundObjectRef !== undefined && fields.boundObjectRef !== null) {
     throw invalidTokenRequest(name, 'spec.boundObjectRef', 'Forbidden: tokens bound to objects are not supported', 'FieldValueForbidden');
   }
-  return { audiences, expirationSeconds };
+  return { audiences: audiences.map((a) => (a as string | null) ?? ''), expirationSeconds };
 }
 
 export async function handleTokenRequest(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -71,7 +73,7 @@ export async function handleTokenRequest(deps: HandlerDeps, req: ResourceRequest
   if (!tokens) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   const format = negotiateFormat(request.headers.accept, false);
   const loc = locationOf(req);
-  const spec = tokenRequestSpec(await decodeBody(request, 'TokenRequest'), loc.name);
+  const spec = tokenRequestSpec(await decodeObjectBody(request, 'TokenRequest'), loc.name);
   // No audience asked: the API server's own, as kube-apiserver defaults it.
   const audiences = spec.audiences.length > 0 ? spec.audiences : [SERVICE_ACCOUNT_ISSUER];
   const account = await deps.generic.get(req.def, loc);

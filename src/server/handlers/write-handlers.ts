@@ -9,7 +9,8 @@ import { SYSTEM_TENANT } from '../../../api/spaces.js';
 import { SERVICE_ACCOUNT_ISSUER } from '../../../authz/service-account-token.js';
 import { scaleSchema } from '../../../api/schema/autoscaling-types.js';
 import type { HandlerDeps } from './handler-deps.js';
-import { contentType, decodeBody, negotiateFormat, sendFormatted } from '../negotiate.js';
+import { contentType, decodeBody, decodeObjectBody, hasBody, negotiateFormat, sendFormatted } from '../negotiate.js';
+import { goJsonValueName } from '../../../api/schema/json-syntax.js';
 import { ApiError } from '../../../api/status.js';
 import { warningHeaders } from '../warning-headers.js';
 import { applyConfiguration, applyConflictError, fieldManagerName, FieldSet, fieldsOutside, statusResetFields } from '../../../api/apply/index.js';
@@ -49,14 +50,6 @@ function addWarnings(reply: FastifyReply, warnings: string[]): void {
   if (headers.length > 0) reply.header('Warning', headers);
 }
 
-async function objectBody(request: FastifyRequest, kind: string): Promise<KubeObject> {
-  const body = await decodeBody(request, kind);
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError(400, 'BadRequest', 'the body of the request must be a JSON or YAML object');
-  }
-  return body as KubeObject;
-}
-
 /** A kind that is asked, not stored: its answer, decided as real requests are. */
 function answerReview(deps: HandlerDeps, req: ResourceRequest, body: KubeObject): KubeObject | Promise<KubeObject> {
   const { user, tenant } = req;
@@ -92,7 +85,7 @@ export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, requ
   if (req.subresource === 'exec' || req.subresource === 'attach' || req.subresource === 'portforward') return handleStream(deps, req, request);
   if (req.name !== undefined) throw new ApiError(405, 'MethodNotAllowed', `POST to a named ${req.def.singular} is not supported`);
   const format = negotiateFormat(request.headers.accept, false);
-  const body = await objectBody(request, req.def.kind);
+  const body = (await decodeObjectBody(request, req.def.kind)) as KubeObject;
   const opts = writeOptions(request);
   if (req.def.answer) return sendFormatted(reply, 201, format, await answerReview(deps, req, deps.generic.checkBody(req.def, body, opts)));
   const created = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, body, opts);
@@ -102,7 +95,7 @@ export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, requ
 
 export async function handleUpdate(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const format = negotiateFormat(request.headers.accept, false);
-  const body = await objectBody(request, req.subresource === 'scale' ? 'Scale' : req.def.kind);
+  const body = (await decodeObjectBody(request, req.subresource === 'scale' ? 'Scale' : req.def.kind)) as KubeObject;
   const opts = writeOptions(request);
   if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await updateScale(deps, req, body, opts));
   const { object, created } = await deps.generic.update(req.def, locationOf(req), body, {
@@ -157,7 +150,10 @@ async function handleApply(deps: HandlerDeps, req: ResourceRequest, request: Fas
   const config = await decodeBody(request);
   const opts = writeOptions(request);
   const force = boolParam(query, 'force') ?? false;
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new ApiError(400, 'BadRequest', 'the apply configuration must be a YAML or JSON object');
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    // sigs.k8s.io/yaml's words for a configuration that is no map.
+    throw new ApiError(400, 'BadRequest', `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goJsonValueName(config)} into Go value of type map[string]interface {}`);
+  }
   const checked = deps.generic.checkBody(req.def, config as KubeObject, opts);
   if (checked.metadata.name !== undefined && checked.metadata.name !== req.name) {
     throw new ApiError(400, 'BadRequest', `the name of the object (${checked.metadata.name}) does not match the name on the URL (${req.name})`);
@@ -195,7 +191,7 @@ async function handleApply(deps: HandlerDeps, req: ResourceRequest, request: Fas
 
 /** DeleteOptions from the body (kubectl sends one) and the query (curl users do). */
 async function deleteOptions(request: FastifyRequest): Promise<DeleteOptions> {
-  return parseDeleteOptions((await decodeBody(request, 'DeleteOptions')) ?? {}, request.query as Query);
+  return parseDeleteOptions(hasBody(request) ? await decodeObjectBody(request, 'DeleteOptions') : {}, request.query as Query);
 }
 
 export async function handleDelete(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
