@@ -217,6 +217,65 @@ describe.each(backendCases(kubectlPath !== undefined))('CRDs on the $backend bac
       expect((await bob.api.request('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/my-new-cron-object')).status).toBe(200);
     });
 
+    it('serves every served version over one storage: None conversion rewrites apiVersion, a deprecated version warns, storedVersions grows', async () => {
+      const WIDGETS = 'widgets.versions.example.com';
+      const version = (name: string, extra: Record<string, unknown> = {}) => ({
+        name,
+        served: true,
+        storage: false,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
+        ...extra,
+      });
+      const widgets = (versions: unknown[]) => ({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: WIDGETS },
+        spec: { group: 'versions.example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions },
+      });
+      const created = await alice.api.request('POST', CRDS, { json: widgets([version('v1beta1', { deprecated: true }), version('v1', { storage: true }), version('v2alpha1', { deprecated: true, deprecationWarning: 'v2alpha1 "is" gone soon' })]) });
+      expect(created.status, created.body).toBe(201);
+      const wait = await kubectl.run(['wait', '--for=condition=Established', `crd/${WIDGETS}`, '--timeout=20s'], { kubeconfig: alice.kubeconfig });
+      expect(wait.code, wait.stderr).toBe(0);
+      const group = (await alice.api.request('GET', '/apis/versions.example.com')).json<{ versions: Array<{ version: string }>; preferredVersion: { version: string } }>();
+      expect([group.versions.map((v) => v.version), group.preferredVersion.version]).toEqual([['v1', 'v1beta1', 'v2alpha1'], 'v1']);
+
+      const ns = (v: string) => `/apis/versions.example.com/${v}/namespaces/default/widgets`;
+      const old = await alice.api.request('POST', ns('v1beta1'), { json: { apiVersion: 'versions.example.com/v1beta1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } } });
+      expect(old.status, old.body).toBe(201);
+      expect(old.headers['warning']).toBe('299 - "versions.example.com/v1beta1 Widget is deprecated; use versions.example.com/v1 Widget"');
+      expect(old.json<{ apiVersion: string }>().apiVersion).toBe('versions.example.com/v1beta1');
+      for (const v of ['v1', 'v1beta1', 'v2alpha1']) {
+        const got = await alice.api.request('GET', `${ns(v)}/w`);
+        expect(got.json<{ apiVersion: string; spec: unknown }>()).toMatchObject({ apiVersion: `versions.example.com/${v}`, spec: { size: 1 } });
+        const listed = await alice.api.request('GET', ns(v));
+        expect(listed.json<{ apiVersion: string; items: Array<{ apiVersion: string }> }>().items.map((i) => i.apiVersion)).toEqual([`versions.example.com/${v}`]);
+      }
+      expect((await alice.api.request('GET', `${ns('v1')}/w`)).headers['warning']).toBeUndefined();
+      expect((await alice.api.request('GET', `${ns('v2alpha1')}/w`)).headers['warning']).toBe('299 - "v2alpha1 \\"is\\" gone soon"');
+      const watched = await alice.api.request('GET', `${ns('v2alpha1')}?watch=true&timeoutSeconds=1`);
+      expect(watched.headers['warning']).toBe('299 - "v2alpha1 \\"is\\" gone soon"');
+      expect(JSON.parse(watched.body.split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { apiVersion: 'versions.example.com/v2alpha1', metadata: { name: 'w' } } });
+      for (const kubectlVersion of versions) {
+        const got = await kubectl.run(['get', 'widgets.v1beta1.versions.example.com', 'w', '-o', 'jsonpath={.apiVersion}'], { kubeconfig: alice.kubeconfig, version: kubectlVersion });
+        expect(got.code, got.stderr).toBe(0);
+        expect(got.stdout).toBe('versions.example.com/v1beta1');
+        expect(got.stderr).toContain('Warning: versions.example.com/v1beta1 Widget is deprecated; use versions.example.com/v1 Widget');
+      }
+
+      // The storage version moves to v2alpha1: both are listed as stored, and old objects still read in every version.
+      const crd = (await alice.api.request('GET', `${CRDS}/${WIDGETS}`)).json<{ metadata: { resourceVersion: string }; status: { storedVersions: string[] } }>();
+      expect(crd.status.storedVersions).toEqual(['v1']);
+      const moved = await alice.api.request('PUT', `${CRDS}/${WIDGETS}`, {
+        json: { ...widgets([version('v1beta1', { deprecated: true }), version('v1'), version('v2alpha1', { storage: true })]), metadata: { name: WIDGETS, resourceVersion: crd.metadata.resourceVersion } },
+      });
+      expect(moved.status, moved.body).toBe(200);
+      expect(moved.json<{ status: { storedVersions: string[] } }>().status.storedVersions).toEqual(['v1', 'v2alpha1']);
+      expect((await alice.api.request('POST', ns('v1'), { json: { apiVersion: 'versions.example.com/v1', kind: 'Widget', metadata: { name: 'w2' } } })).status).toBe(201);
+      for (const name of ['w', 'w2']) expect((await alice.api.request('GET', `${ns('v1beta1')}/${name}`)).json<{ apiVersion: string }>().apiVersion).toBe('versions.example.com/v1beta1');
+      const removed = await kubectl.run(['delete', 'crd', WIDGETS], { kubeconfig: alice.kubeconfig });
+      expect(removed.code, removed.stderr).toBe(0);
+    });
+
     it('deletes a CRD: the cleanup finalizer is released and it goes', async () => {
       const deleted = await kubectl.run(['delete', 'crd', NAME], { kubeconfig: bob.kubeconfig, version: '1.33' });
       expect(deleted.code, deleted.stderr).toBe(0);

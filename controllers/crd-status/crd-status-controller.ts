@@ -18,7 +18,7 @@ import { nowTimestamp } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { customResourceKind } from '../../api/kinds/apiextensions/custom-resource.js';
+import { customResourceKinds } from '../../api/kinds/apiextensions/custom-resource.js';
 import { semanticEqual } from '../../api/validation/equality.js';
 import {
   conditionOf,
@@ -120,7 +120,8 @@ function siblings(crds: Informer, crd: CustomResourceDefinition): CustomResource
 
 /** Deletes the custom resources of a deleted CRD in its space; answers whether none is left. */
 async function deleteCustomResources(deps: CrdStatusControllerDeps, key: ObjectKey, crd: CustomResourceDefinition): Promise<boolean> {
-  const def = customResourceKind(crd);
+  // Every version shares one storage: deleting through the first deletes them all.
+  const def = customResourceKinds(crd)[0];
   if (!def) return true;
   const scope = { tenant: key.tenant };
   await deps.generic.deleteCollection(def, scope, {}, { propagationPolicy: 'Background' });
@@ -174,7 +175,7 @@ export async function reconcileCrd(deps: CrdStatusControllerDeps, key: ObjectKey
 /** Serves, in `tenant`, the kinds of its Established CRDs that are not being deleted. */
 function servedKindsChanged(deps: CrdStatusControllerDeps, tenant: string): void {
   const live = deps.crds.list((o) => o.metadata.tenant === tenant && !o.metadata.deletionTimestamp) as CustomResourceDefinition[];
-  deps.registry.setSpaceKinds(tenant, live.flatMap((crd) => customResourceKind(crd) ?? []));
+  deps.registry.setSpaceKinds(tenant, live.flatMap((crd) => customResourceKinds(crd)));
 }
 
 export function crdStatusController(deps: CrdStatusControllerDeps): Controller {

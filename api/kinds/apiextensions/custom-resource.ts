@@ -1,14 +1,16 @@
 /**
- * The kind an Established CRD serves: a resource definition for the generic store, built from
- * the CRD's storage version (its schema, subresources and printer columns) and accepted names.
+ * The kinds an Established CRD serves: a resource definition for the generic store per served
+ * version (its schema, subresources, printer columns, selectable fields and deprecation), under
+ * the accepted names, all stored in the storage version.
  * Compiled definitions are shared by identical CRDs, whatever their space, so a hundred spaces
  * installing the same CRD hold one definition (and one watch cache).
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../registry/object.js';
-import { defineKind, humanAge, nameColumn, type PrinterColumn, type ResourceDefinition } from '../../registry/resource-definition.js';
+import { defineKind, humanAge, nameColumn, type PrinterColumn, type ResourceDefinition, type ScaleSubresource } from '../../registry/resource-definition.js';
+import { compareKubeAwareVersions } from '../../registry/version-priority.js';
 import { ref, type Schema } from '../../schema/schema.js';
-import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition } from './types.js';
+import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources } from './types.js';
 
 /** A simple JSON path (`.spec.cronSpec`, `.status.items[0]`) evaluated against an object. */
 export function simpleJsonPath(obj: unknown, path: string): unknown {
@@ -59,30 +61,95 @@ function objectSchema(group: string, version: string, kind: string, own: Schema 
   };
 }
 
-function compile(crd: CustomResourceDefinition): ResourceDefinition | undefined {
+/** Sets the value at a simple JSON path (`.spec.replicas`), making the objects on the way. */
+function setSimpleJsonPath(obj: KubeObject, path: string, value: unknown): void {
+  const steps = path.split('.').filter((s) => s !== '');
+  let at = obj as Record<string, unknown>;
+  for (const step of steps.slice(0, -1)) {
+    const next = at[step];
+    at = (next !== null && typeof next === 'object' ? next : (at[step] = {})) as Record<string, unknown>;
+  }
+  at[steps[steps.length - 1]!] = value;
+}
+
+/** The scale subresource over the version's replica paths, as kube-apiserver's custom resource scale does. */
+function scaleSubresource(scale: NonNullable<CustomResourceSubresources['scale']>): ScaleSubresource {
+  const replicas = (obj: KubeObject, path: string | undefined): number => {
+    const value = path ? simpleJsonPath(obj, path) : undefined;
+    return typeof value === 'number' ? value : 0;
+  };
+  return {
+    specReplicas: (obj) => replicas(obj, scale.specReplicasPath),
+    setSpecReplicas: (obj, value) => setSimpleJsonPath(obj, scale.specReplicasPath ?? '', value),
+    statusReplicas: (obj) => replicas(obj, scale.statusReplicasPath),
+    selector: (obj) => {
+      const value = scale.labelSelectorPath ? simpleJsonPath(obj, scale.labelSelectorPath) : undefined;
+      return typeof value === 'string' ? value : '';
+    },
+  };
+}
+
+/** Field selectors on the version's `selectableFields`: the value at the path, as its text. */
+function selectableFields(fields: Array<{ jsonPath?: string }>): Record<string, (obj: KubeObject) => string | undefined> {
+  return Object.fromEntries(
+    fields.map(({ jsonPath = '' }) => [
+      jsonPath.replace(/^\./, ''),
+      (obj: KubeObject) => {
+        const value = simpleJsonPath(obj, jsonPath);
+        return value === undefined || value === null || typeof value === 'object' ? undefined : String(value);
+      },
+    ]),
+  );
+}
+
+/**
+ * kube-apiserver's text for a deprecated version without a warning of its own: the kind in that
+ * version is deprecated, and the best served, not deprecated, newer version is named.
+ */
+export function defaultDeprecationWarning(version: string, spec: NonNullable<CustomResourceDefinition['spec']>): string {
+  const kind = spec.names?.kind ?? '';
+  const text = `${spec.group}/${version} ${kind} is deprecated`;
+  const newer = (spec.versions ?? [])
+    .flatMap((v) => (v.served && !v.deprecated && v.name && compareKubeAwareVersions(version, v.name) > 0 ? [v.name] : []))
+    .sort(compareKubeAwareVersions);
+  return newer.length === 0 ? text : `${text}; use ${spec.group}/${newer[0]} ${kind}`;
+}
+
+/** The kinds of the served versions, the storage version's first. */
+function compile(crd: CustomResourceDefinition): ResourceDefinition[] {
   const spec = crd.spec;
   const names = crd.status?.acceptedNames;
-  const version = spec?.versions?.find((v) => v.storage && v.served);
-  if (!spec?.group || !names?.plural || !names.kind || !version?.name) return undefined;
-  const columns = version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : DEFAULT_COLUMNS;
-  return defineKind<KubeObject>({
-    group: spec.group,
-    version: version.name,
-    kind: names.kind,
-    resource: names.plural,
-    ...(names.singular ? { singular: names.singular } : {}),
-    scope: spec.scope === 'Cluster' ? 'space' : 'namespace',
-    shortNames: names.shortNames ?? [],
-    categories: names.categories ?? [],
-    schema: objectSchema(spec.group, version.name, names.kind, version.schema?.openAPIV3Schema as Schema | undefined),
-    kubeFinalizerNames: false,
-    status: version.subresources?.status !== undefined,
-    tracksGeneration: true,
-    columns: [nameColumn, ...columns.map(printerColumn)],
+  const storage = spec?.versions?.find((v) => v.storage);
+  if (!spec?.group || !names?.plural || !names.kind || !storage?.name) return [];
+  const served = (spec.versions ?? []).filter((v) => v.served && v.name);
+  served.sort((a, b) => (a === storage ? -1 : b === storage ? 1 : 0));
+  return served.map((version) => {
+    const columns = version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : DEFAULT_COLUMNS;
+    const scale = version.subresources?.scale;
+    const deprecationWarning = version.deprecated ? (version.deprecationWarning ?? defaultDeprecationWarning(version.name!, spec)) : undefined;
+    return defineKind<KubeObject>({
+      group: spec.group!,
+      version: version.name!,
+      storageVersion: storage.name,
+      ...(deprecationWarning !== undefined ? { deprecationWarning } : {}),
+      kind: names.kind!,
+      resource: names.plural!,
+      ...(names.singular ? { singular: names.singular } : {}),
+      scope: spec.scope === 'Cluster' ? 'space' : 'namespace',
+      shortNames: names.shortNames ?? [],
+      categories: names.categories ?? [],
+      schema: objectSchema(spec.group!, version.name!, names.kind!, version.schema?.openAPIV3Schema as Schema | undefined),
+      kubeFinalizerNames: false,
+      status: version.subresources?.status !== undefined,
+      ...(scale ? { scale: scaleSubresource(scale) } : {}),
+      tracksGeneration: true,
+      columns: [nameColumn, ...columns.map(printerColumn)],
+      selectableFields: selectableFields(version.selectableFields ?? []),
+    });
   });
 }
 
-const compiled = new Map<string, ResourceDefinition | undefined>();
+const compiled = new Map<string, ResourceDefinition[]>();
 
 /** What the CRD decides about the served kind: its spec and accepted names. */
 function servedShapeHash(crd: CustomResourceDefinition): string {
@@ -90,12 +157,13 @@ function servedShapeHash(crd: CustomResourceDefinition): string {
 }
 
 /**
- * The kind `crd` serves, or undefined while it serves none (not Established, being deleted, or
- * without a served storage version). The same definition object is returned for identical CRDs.
+ * The kinds `crd` serves, one per served version with the storage version's first, or none
+ * while it serves nothing (not Established). The same definitions are returned for identical CRDs.
  */
-export function customResourceKind(crd: CustomResourceDefinition): ResourceDefinition | undefined {
-  if (!isConditionTrue(crd, 'Established')) return undefined;
+export function customResourceKinds(crd: CustomResourceDefinition): readonly ResourceDefinition[] {
+  if (!isConditionTrue(crd, 'Established')) return [];
   const hash = servedShapeHash(crd);
-  if (!compiled.has(hash)) compiled.set(hash, compile(crd));
-  return compiled.get(hash);
+  let kinds = compiled.get(hash);
+  if (!kinds) compiled.set(hash, (kinds = compile(crd)));
+  return kinds;
 }

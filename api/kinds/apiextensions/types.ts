@@ -43,6 +43,11 @@ export interface CustomResourceColumnDefinition {
   jsonPath?: string;
 }
 
+export interface CustomResourceSubresources {
+  status?: Record<string, never>;
+  scale?: { specReplicasPath?: string; statusReplicasPath?: string; labelSelectorPath?: string };
+}
+
 export interface CustomResourceDefinitionVersion {
   name?: string;
   served?: boolean;
@@ -50,10 +55,7 @@ export interface CustomResourceDefinitionVersion {
   deprecated?: boolean;
   deprecationWarning?: string;
   schema?: { openAPIV3Schema?: JSONSchemaProps };
-  subresources?: {
-    status?: Record<string, never>;
-    scale?: { specReplicasPath?: string; statusReplicasPath?: string; labelSelectorPath?: string };
-  };
+  subresources?: CustomResourceSubresources;
   additionalPrinterColumns?: CustomResourceColumnDefinition[];
   selectableFields?: Array<{ jsonPath?: string }>;
 }
