@@ -201,6 +201,7 @@ export class GenericStore {
     const obj = JSON.parse(kv.value) as KubeObject;
     obj.apiVersion = def.apiVersion;
     obj.metadata.resourceVersion = String(kv.modRevision);
+    if (def.unstructured) def.defaults?.(obj);
     return obj;
   }
 
@@ -670,7 +671,8 @@ export class GenericStore {
       throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${def.apiVersion})`);
     }
     const check = checkObject(body, def.schema);
-    if (check.typeError) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
+    const metadataType = check.typePath === 'metadata' || check.typePath?.startsWith('metadata.');
+    if (check.typeError && (!def.unstructured || metadataType)) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
     canonicalizeQuantities(check);
     // The body is the request's own, freshly decoded: it is worked on in place, not copied
     // (callers of create and update hand over objects they no longer use).

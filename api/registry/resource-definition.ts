@@ -152,6 +152,12 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   /** Sent as a `Warning` header with every answer about this kind (a deprecated custom resource version). */
   deprecationWarning?: string;
   /**
+   * Custom resources: a body decodes as any JSON (only `metadata` must have its types), its
+   * schema is checked by `validate` (422, not the decoder's 400), and `defaults` runs on every
+   * read from storage too, as kube-apiserver's structural defaulting does.
+   */
+  unstructured?: boolean;
+  /**
    * For a kind above the spaces (cluster scope): whether each space may read it (get, list and
    * watch only), seeing what `src/server/handlers/above-spaces.ts` lets it see. Nodes and
    * APIServices are; Tenants are not.
@@ -206,6 +212,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   /** The `apiVersion` objects are stored with. */
   storageApiVersion: string;
   deprecationWarning?: string;
+  unstructured: boolean;
   kind: string;
   listKind: string;
   resource: string;
@@ -288,6 +295,7 @@ export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDef
     ...spec,
     apiVersion: apiVersionOf(spec.version),
     storageApiVersion: apiVersionOf(spec.storageVersion ?? spec.version),
+    unstructured: spec.unstructured ?? false,
     listKind: `${spec.kind}List`,
     singular: spec.singular ?? spec.kind.toLowerCase(),
     readableFromSpaces: spec.readableFromSpaces ?? false,

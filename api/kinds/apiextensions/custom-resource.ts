@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../registry/object.js';
 import { defineKind, humanAge, nameColumn, type PrinterColumn, type ResourceDefinition, type ScaleSubresource } from '../../registry/resource-definition.js';
 import { compareKubeAwareVersions } from '../../registry/version-priority.js';
+import { applyDefaults, validateAgainstSchema } from './schema-validation.js';
 import { ref, type Schema } from '../../schema/schema.js';
 import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources } from './types.js';
 
@@ -45,9 +46,29 @@ function printerColumn(col: CustomResourceColumnDefinition): PrinterColumn {
 /** Kubernetes' default when a version names no columns: the age, from the creation timestamp. */
 const DEFAULT_COLUMNS: CustomResourceColumnDefinition[] = [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' }];
 
-/** The storage version's schema, completed with the fields every object has. */
+/**
+ * The schema with what an embedded resource always has declared (apiVersion, kind, metadata), as
+ * kube-apiserver completes it, so they are neither pruned nor unknown to clients.
+ */
+function withEmbeddedTypeMeta(schema: Schema): Schema {
+  const out: Schema = { ...schema };
+  if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, withEmbeddedTypeMeta(s)]));
+  if (schema.items && !Array.isArray(schema.items)) out.items = withEmbeddedTypeMeta(schema.items);
+  if (typeof schema.additionalProperties === 'object') out.additionalProperties = withEmbeddedTypeMeta(schema.additionalProperties);
+  if (schema['x-kubernetes-embedded-resource']) {
+    out.properties = {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'),
+      ...out.properties,
+    };
+  }
+  return out;
+}
+
+/** The version's schema, completed with the fields every object has. */
 function objectSchema(group: string, version: string, kind: string, own: Schema | undefined): Schema {
-  const base: Schema = own ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const base: Schema = own ? withEmbeddedTypeMeta(own) : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   return {
     ...base,
     type: 'object',
@@ -126,6 +147,7 @@ function compile(crd: CustomResourceDefinition): ResourceDefinition[] {
   return served.map((version) => {
     const columns = version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : DEFAULT_COLUMNS;
     const scale = version.subresources?.scale;
+    const own = version.schema?.openAPIV3Schema;
     const deprecationWarning = version.deprecated ? (version.deprecationWarning ?? defaultDeprecationWarning(version.name!, spec)) : undefined;
     return defineKind<KubeObject>({
       group: spec.group!,
@@ -138,7 +160,9 @@ function compile(crd: CustomResourceDefinition): ResourceDefinition[] {
       scope: spec.scope === 'Cluster' ? 'space' : 'namespace',
       shortNames: names.shortNames ?? [],
       categories: names.categories ?? [],
-      schema: objectSchema(spec.group!, version.name!, names.kind!, version.schema?.openAPIV3Schema as Schema | undefined),
+      schema: objectSchema(spec.group!, version.name!, names.kind!, own as Schema | undefined),
+      unstructured: true,
+      ...(own ? { defaults: (obj: KubeObject) => applyDefaults(obj, own), validate: (obj: KubeObject) => validateAgainstSchema(obj, own, '') } : {}),
       kubeFinalizerNames: false,
       status: version.subresources?.status !== undefined,
       ...(scale ? { scale: scaleSubresource(scale) } : {}),
