@@ -69,6 +69,7 @@ export class ResourceRegistry implements RegistryView {
   private readonly ordered: ResourceDefinition[];
   private readonly gvs: GroupVersion[] = [];
   private readonly spaceKinds = new Map<string, readonly ResourceDefinition[]>();
+  private sharedKinds: readonly ResourceDefinition[] = [];
   private readonly views = new Map<string, SpaceView>();
   private builtinsOfSpaces: readonly ResourceDefinition[] | undefined;
 
@@ -113,16 +114,25 @@ export class ResourceRegistry implements RegistryView {
     this.views.delete(tenant);
   }
 
+  /** The kinds of the system CRDs shared with every space (replacing what they served before). */
+  setSharedKinds(defs: readonly ResourceDefinition[]): void {
+    this.sharedKinds = defs;
+    this.views.clear();
+  }
+
   /**
    * What a request in `tenant` sees. The system space sees every built-in kind, Tenants included,
    * and its own custom kinds; the all-spaces view sees the built-in kinds; any other space sees its
    * own kinds only, so a tenant's discovery and OpenAPI never mention what is above it or beside it.
+   * Every view has the shared system CRDs' kinds, before the space's own (which cannot shadow them).
    */
   view(tenant: string): RegistryView {
-    if (tenant === ALL_TENANTS || (tenant === SYSTEM_TENANT && !this.spaceKinds.has(tenant))) return this;
+    const aboveSpaces = tenant === ALL_TENANTS || tenant === SYSTEM_TENANT;
+    const own = tenant === ALL_TENANTS ? [] : (this.spaceKinds.get(tenant) ?? []);
+    if (aboveSpaces && own.length === 0 && this.sharedKinds.length === 0) return this;
     let view = this.views.get(tenant);
     if (!view) {
-      view = new SpaceView(this, tenant === SYSTEM_TENANT, this.spaceKinds.get(tenant) ?? []);
+      view = new SpaceView(this, aboveSpaces, [...this.sharedKinds, ...own]);
       this.views.set(tenant, view);
     }
     return view;

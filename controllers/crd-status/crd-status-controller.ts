@@ -9,7 +9,8 @@
  * - `Established` turns True once the names are accepted, and stays True. Kubernetes goes through
  *   a short `Installing` state while every API server catches up; one server needs none.
  * - A deleted CRD (Terminating, held by `customresourcecleanup.apiextensions.k8s.io`) has its
- *   custom resources in its space deleted, and is released once none is left.
+ *   custom resources in its space deleted (a shared system CRD's: in every space), and is released
+ *   once none is left.
  * - The registry's view of each space serves the kinds of its Established CRDs that are not
  *   being deleted (`ResourceRegistry.setSpaceKinds`), kept in step on every CRD change.
  */
@@ -23,12 +24,14 @@ import { semanticEqual } from '../../api/validation/equality.js';
 import {
   conditionOf,
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
+  isSharedCrd,
   withCondition,
   type CustomResourceDefinition,
   type CustomResourceDefinitionCondition,
   type CustomResourceDefinitionNames,
 } from '../../api/kinds/apiextensions/types.js';
 import { ApiError } from '../../src/server/status.js';
+import { ALL_TENANTS, SYSTEM_TENANT } from '../../api/spaces.js';
 import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
 import type { ObjectKey } from '../runtime/object-key.js';
@@ -123,10 +126,13 @@ async function deleteCustomResources(deps: CrdStatusControllerDeps, key: ObjectK
   // Every version shares one storage: deleting through the first deletes them all.
   const def = customResourceKinds(crd)[0];
   if (!def) return true;
-  const scope = { tenant: key.tenant };
-  await deps.generic.deleteCollection(def, scope, {}, { propagationPolicy: 'Background' });
+  // A shared system CRD's custom resources are in every space, but for spaces with a CRD of their own by that name.
+  const ownersOfName = isSharedCrd(crd) ? new Set(deps.crds.list((o) => o.metadata.name === crd.metadata.name && !isSharedCrd(o)).map((o) => o.metadata.tenant)) : undefined;
+  const scope = { tenant: ownersOfName ? ALL_TENANTS : key.tenant };
+  const query = ownersOfName ? { fieldMatch: (obj: KubeObject) => !ownersOfName.has(obj.metadata.tenant) } : {};
+  await deps.generic.deleteCollection(def, scope, query, { propagationPolicy: 'Background' });
   // Objects held by finalizers stay until their owners release them.
-  return (await deps.generic.list(def, scope, { limit: 1 })).items.length === 0;
+  return (await deps.generic.list(def, scope, { ...query, limit: 1 })).items.length === 0;
 }
 
 async function releaseFinalizer(deps: CrdStatusControllerDeps, key: ObjectKey): Promise<void> {
@@ -172,10 +178,14 @@ export async function reconcileCrd(deps: CrdStatusControllerDeps, key: ObjectKey
   return done;
 }
 
-/** Serves, in `tenant`, the kinds of its Established CRDs that are not being deleted. */
+/**
+ * Serves, in `tenant`, the kinds of its Established CRDs that are not being deleted; for the
+ * system space, also in every space the kinds of its shared CRDs.
+ */
 function servedKindsChanged(deps: CrdStatusControllerDeps, tenant: string): void {
   const live = deps.crds.list((o) => o.metadata.tenant === tenant && !o.metadata.deletionTimestamp) as CustomResourceDefinition[];
   deps.registry.setSpaceKinds(tenant, live.flatMap((crd) => customResourceKinds(crd)));
+  if (tenant === SYSTEM_TENANT) deps.registry.setSharedKinds(live.filter(isSharedCrd).flatMap((crd) => customResourceKinds(crd)));
 }
 
 export function crdStatusController(deps: CrdStatusControllerDeps): Controller {

@@ -130,5 +130,85 @@ describe.each(backendCases(kubectlPath !== undefined))('CRD leaks on the $backen
       expect((await carol.api.request('GET', CRDS)).status).toBe(403);
       expect((await carol.api.request('POST', CRDS, { json: crd('caroltabs', 'CarolTab') })).status).toBe(403);
     });
+
+    describe('a system CRD shared with every space', () => {
+      const SHARED = 'gadgets.shared.example.com';
+      const gadgets = '/apis/shared.example.com/v1/namespaces/default/gadgets';
+      const gadget = (owner: string) => ({ apiVersion: 'shared.example.com/v1', kind: 'Gadget', metadata: { name: 'g1' }, spec: { owner } });
+      const sharedCrd = {
+        ...crd('gadgets', 'Gadget'),
+        metadata: { name: SHARED, labels: { 'arktos.futurewei.com/crd-sharing-policy': 'forced' } },
+      };
+      sharedCrd.spec = { ...sharedCrd.spec, group: 'shared.example.com', names: { plural: 'gadgets', kind: 'Gadget' } };
+
+      it('is served in every space from the request after it is Established', async () => {
+        expect((await cluster.api.request('POST', CRDS, { json: sharedCrd })).status).toBe(201);
+        const wait = await kubectl.run(['wait', '--for=condition=Established', `crd/${SHARED}`, '--timeout=20s'], { kubeconfig: cluster.server.adminKubeconfig });
+        expect(wait.code, wait.stderr).toBe(0);
+        // The system space serves it as soon as its informer sees it Established; every space with it.
+        await eventually('the system space to serve gadgets', async () => (await cluster.api.request('GET', '/apis/shared.example.com/v1')).status === 200);
+        for (const api of [alice.api, bob.api]) {
+          expect((await api.request('GET', '/apis/shared.example.com/v1')).json<{ resources: Array<{ name: string }> }>().resources.map((r) => r.name)).toEqual(['gadgets']);
+          const aggregated = await api.request('GET', '/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+          expect(aggregated.body).toContain('"gadgets"');
+        }
+        const listed = await kubectl.run(['api-resources', '--api-group=shared.example.com'], { kubeconfig: alice.kubeconfig, version: '1.33' });
+        expect(parseTable(listed.stdout).row('gadgets')).toMatchObject({ APIVERSION: 'shared.example.com/v1', KIND: 'Gadget' });
+      });
+
+      it('keeps each space’s custom resources under its own key, listed together only across spaces, with TENANT', async () => {
+        expect((await alice.api.request('POST', gadgets, { json: gadget('t1') })).status).toBe(201);
+        expect((await bob.api.request('POST', gadgets, { json: gadget('t2') })).status).toBe(201);
+        expect((await alice.api.request('GET', `${gadgets}/g1`)).json<{ spec: { owner: string } }>().spec.owner).toBe('t1');
+        expect((await bob.api.request('GET', `${gadgets}/g1`)).json<{ spec: { owner: string } }>().spec.owner).toBe('t2');
+        expect((await cluster.api.request('GET', `${gadgets}/g1`)).status).toBe(404);
+        for (const api of [alice.api, bob.api]) expect((await api.request('GET', gadgets)).json<{ items: unknown[] }>().items).toHaveLength(1);
+        const all = await kubectl.run(['get', 'gadgets', '-A'], { kubeconfig: allSpaces.kubeconfig, version: '1.33' });
+        expect(all.code, all.stderr).toBe(0);
+        expect(parseTable(all.stdout).header).toEqual(['NAMESPACE', 'TENANT', 'NAME', 'AGE']);
+        expect(parseTable(all.stdout).rows.map((r) => [r['TENANT'], r['NAME']]).sort()).toEqual([
+          ['t1', 'g1'],
+          ['t2', 'g1'],
+        ]);
+        const watched = await allSpaces.api.request('GET', '/tenants/all/apis/shared.example.com/v1/gadgets?watch=true&timeoutSeconds=1');
+        const events = watched.body.trim().split('\n').map((line) => JSON.parse(line) as { type: string; object: { metadata: { tenant: string }; spec: { owner: string } } });
+        expect(events.map((e) => [e.type, e.object.metadata.tenant, e.object.spec.owner]).sort()).toEqual([
+          ['ADDED', 't1', 't1'],
+          ['ADDED', 't2', 't2'],
+        ]);
+        // A tenant's watch of the kind sees its own only.
+        const mine = await bob.api.request('GET', `${gadgets}?watch=true&timeoutSeconds=1`);
+        expect(mine.body.trim().split('\n').map((line) => (JSON.parse(line) as { object: { spec: { owner: string } } }).object.spec.owner)).toEqual(['t2']);
+      });
+
+      it('is listed read-only in every space: no shadowing, changing or deleting it from a tenant', async () => {
+        const got = await kubectl.run(['get', 'crd', SHARED, '-o', 'jsonpath={.metadata.name}'], { kubeconfig: alice.kubeconfig, version: '1.33' });
+        expect(got.stdout).toBe(SHARED);
+        expect((await alice.api.request('GET', CRDS)).json<{ items: Array<{ metadata: { name: string } }> }>().items.map((i) => i.metadata.name)).toContain(SHARED);
+        const shadow = await bob.api.request('POST', CRDS, { json: sharedCrd });
+        expect(shadow.status).toBe(409);
+        expect(shadow.json<{ message: string }>().message).toBe(`customresourcedefinitions.apiextensions.k8s.io "${SHARED}" already exists: a system CRD shared with every space holds this name`);
+        for (const [method, json] of [['DELETE', undefined], ['PUT', sharedCrd]] as const) {
+          const res = await alice.api.request(method, `${CRDS}/${SHARED}`, json ? { json } : {});
+          expect(res.status, res.body).toBe(403);
+        }
+        const patched = await kubectl.run(['label', 'crd', SHARED, 'mine=yes'], { kubeconfig: alice.kubeconfig, version: '1.33' });
+        expect(patched.code).toBe(1);
+        expect(patched.stderr).toContain('is provided by the system and read-only in every space');
+        const deleted = await kubectl.run(['delete', 'crd', SHARED], { kubeconfig: bob.kubeconfig, version: '1.33' });
+        expect(deleted.code).toBe(1);
+      });
+
+      it('takes its custom resources in every space with it when the system deletes it', async () => {
+        const deleted = await kubectl.run(['delete', 'crd', SHARED, '--wait=false'], { kubeconfig: cluster.server.adminKubeconfig, version: '1.33' });
+        expect(deleted.code, deleted.stderr).toBe(0);
+        await eventually('the shared CRD to be gone', async () => (await cluster.api.request('GET', `${CRDS}/${SHARED}`)).status === 404);
+        for (const api of [alice.api, bob.api]) {
+          expect((await api.request('GET', `${gadgets}/g1`)).status).toBe(404);
+          expect((await api.request('GET', '/apis/shared.example.com/v1')).status).toBe(404);
+        }
+        expect((await allSpaces.api.request('GET', '/tenants/all/apis/shared.example.com/v1/gadgets')).status).toBe(404);
+      });
+    });
   });
 });
