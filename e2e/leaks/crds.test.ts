@@ -2,8 +2,10 @@
  * Cross-space leak suite: CustomResourceDefinitions. A t1 CRD is invisible to t2 by every URL
  * form (list, get, the t1 and all-spaces prefixes, watch), cannot be changed or deleted from t2,
  * and only the system admin's all-spaces view lists both spaces' CRDs, with a TENANT column. Its
- * custom resources are served in t1 alone (paths, watch, legacy and aggregated discovery). The
- * shared view/edit/admin roles grant no CRDs, as Kubernetes' do not.
+ * custom resources are served in t1 alone (paths, watch, legacy and aggregated discovery, OpenAPI).
+ * The shared view/edit/admin roles grant no CRDs, as Kubernetes' do not, and aggregate a space's
+ * own aggregate-to-view roles there only. A system CRD shared with every space keeps each space's
+ * custom resources apart, and only the system admin's all-spaces view lists and watches them together.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
@@ -129,6 +131,37 @@ describe.each(backendCases(kubectlPath !== undefined))('CRD leaks on the $backen
       await eventually('admin to apply to carol', async () => (await carol.api.request('GET', '/api/v1/secrets')).status === 200);
       expect((await carol.api.request('GET', CRDS)).status).toBe(403);
       expect((await carol.api.request('POST', CRDS, { json: crd('caroltabs', 'CarolTab') })).status).toBe(403);
+    });
+
+    it('publishes its schema in t1’s OpenAPI only (v2 and v3), while t2’s same group shows t2’s kind', async () => {
+      const v3 = '/openapi/v3/apis/stable.example.com/v1';
+      const mine = await alice.api.request('GET', v3);
+      expect(mine.status).toBe(200);
+      expect(Object.keys(mine.json<{ components: { schemas: object } }>().components.schemas)).toContain('com.example.stable.v1.SecretTab');
+      const theirs = await bob.api.request('GET', v3);
+      expect(theirs.status).toBe(200);
+      expect(theirs.body).not.toContain('SecretTab');
+      expect(Object.keys(theirs.json<{ components: { schemas: object } }>().components.schemas)).toContain('com.example.stable.v1.BobTab');
+      const root = (await bob.api.request('GET', '/openapi/v3')).json<{ paths: object }>();
+      expect(Object.keys(root.paths)).toContain('apis/stable.example.com/v1');
+      for (const api of [bob.api, cluster.api]) expect((await api.request('GET', '/openapi/v2')).body).not.toContain('secrettabs');
+      expect((await alice.api.request('GET', '/openapi/v2')).body).toContain('secrettabs');
+    });
+
+    it('aggregates a space’s aggregate-to-view ClusterRoles into the shared view there only', async () => {
+      const viewer = (name: string, resources: string[]) => ({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name, labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+        rules: [{ apiGroups: ['stable.example.com'], resources, verbs: ['get', 'list', 'watch'] }],
+      });
+      const secretTabs = '/apis/stable.example.com/v1/namespaces/default/secrettabs';
+      // t2 aggregates every stable.example.com resource into its view: nothing of it reaches t1's view.
+      expect((await bob.api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { json: viewer('all-stable', ['*']) })).status).toBe(201);
+      expect((await alice.api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { json: viewer('secrettabs-view', ['secrettabs']) })).status).toBe(201);
+      await eventually('t1’s view to hold secrettabs', async () => (await carol.api.request('GET', secretTabs)).status === 200);
+      expect((await carol.api.request('GET', '/apis/stable.example.com/v1/namespaces/default/newtabs')).status).toBe(403);
+      expect((await carol.api.request('DELETE', `${secretTabs}/hidden`)).status).toBe(403);
     });
 
     describe('a system CRD shared with every space', () => {
