@@ -4,12 +4,13 @@
  * formats, required, enums, patterns, bounds, defaults (nested, in arrays, on read from storage),
  * pruning per fieldValidation, preserve-unknown-fields, int-or-string, embedded resources,
  * nullable, the schema combinators — then the status and scale subresources, server-side apply
- * merging a list-map by its keys, and a CEL rule refused rather than ignored.
+ * merging a list-map by its keys, namespace and space deletion taking custom resources with
+ * them, and a CEL rule refused rather than ignored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import type { ApiResponse } from './harness/api-client.js';
-import { createTenants, eventually, grantAndWait, userKubeconfig, type UserCredentials } from './harness/spaces.js';
+import { createTenants, eventually, grantAndWait, inSpace, userKubeconfig, type UserCredentials } from './harness/spaces.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const NAME = 'gizmos.schemas.example.com';
@@ -254,6 +255,26 @@ describe.each(backendCases())('custom resource schemas on the $backend backend',
       await eventually('the default read from storage', async () => (await alice.api.request('GET', `${GIZMOS}/before-default`)).json<{ spec: { mode?: string } }>().spec.mode === 'fast');
       const listed = (await alice.api.request('GET', GIZMOS)).json<{ items: Array<{ metadata: { name: string }; spec: { mode?: string } }> }>();
       expect(listed.items.find((i) => i.metadata.name === 'before-default')?.spec.mode).toBe('fast');
+    });
+
+    it('deletes custom resources with their namespace, and with their space', async () => {
+      expect((await alice.api.request('POST', '/api/v1/namespaces', { json: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'going' } } })).status).toBe(201);
+      const inGoing = '/apis/schemas.example.com/v1/namespaces/going/gizmos';
+      expect((await alice.api.request('POST', inGoing, { json: gizmo({ name: 'ok' }, 'doomed') })).status).toBe(201);
+      expect((await alice.api.request('DELETE', '/api/v1/namespaces/going')).status).toBe(200);
+      await eventually('the namespace to be gone', async () => (await alice.api.request('GET', '/api/v1/namespaces/going')).status === 404);
+      expect((await alice.api.request('GET', `${inGoing}/doomed`)).status).toBe(404);
+
+      await createTenants(cluster, 'gone');
+      expect((await inSpace(cluster, 'gone', 'POST', CRDS, gizmoCrd())).status).toBe(201);
+      await eventually('gizmos served in space gone', async () => (await inSpace(cluster, 'gone', 'GET', GIZMOS)).status === 200);
+      expect((await inSpace(cluster, 'gone', 'POST', GIZMOS, gizmo({ name: 'ok' }, 'last'))).status).toBe(201);
+      expect((await cluster.api.request('DELETE', '/api/v1/tenants/gone')).status).toBe(200);
+      await eventually('space gone to be gone', async () => (await cluster.api.request('GET', '/api/v1/tenants/gone')).status === 404, 60_000);
+      const leftovers = (await cluster.api.request('GET', '/tenants/all/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).json<{ items: Array<{ metadata: { tenant: string } }> }>();
+      expect(leftovers.items.filter((i) => i.metadata.tenant === 'gone')).toEqual([]);
+      // t1's gizmos are untouched.
+      expect((await alice.api.request('GET', `${GIZMOS}/split`)).status).toBe(200);
     });
 
     it('refuses a CRD with CEL rules, which it cannot evaluate, rather than ignoring them', async () => {
