@@ -55,6 +55,26 @@ describe('Authorizer', () => {
     expect(authorizer.authorize(alice, { verb: 'get', group: '', resource: 'pods', namespace: 'x', tenant: 't2' })).toMatchObject({ allowed: false, denied: true });
   });
 
+  it('aggregates a space’s own aggregate-to-view ClusterRoles into the shared view, for that space only', () => {
+    const crontabViewer = (tenant: string) =>
+      put(rbac, 'ClusterRole', tenant, { metadata: { name: 'crontab-viewer', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, rules: [{ verbs: ['get', 'list'], apiGroups: ['stable.example.com'], resources: ['crontabs'] }] });
+    const bob = user('bob', 't2');
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('alice-view', 'view', [{ kind: 'User', name: 'alice' }]));
+    put(rbac, 'ClusterRoleBinding', 't2', clusterBinding('bob-view', 'view', [{ kind: 'User', name: 'bob' }]));
+    const readsCronTabs = (u: UserInfo) => can(u, { verb: 'list', group: 'stable.example.com', resource: 'crontabs', namespace: 'default' });
+    expect([readsCronTabs(alice), readsCronTabs(bob)]).toEqual([false, false]);
+    crontabViewer('t1');
+    expect([readsCronTabs(alice), readsCronTabs(bob)]).toEqual([true, false]);
+    expect(rbac.roleRules('t1', 'ClusterRole', '', 'view')).toContainEqual({ verbs: ['get', 'list'], apiGroups: ['stable.example.com'], resources: ['crontabs'] });
+    expect(rbac.roleRules('t2', 'ClusterRole', '', 'view')).not.toContainEqual({ verbs: ['get', 'list'], apiGroups: ['stable.example.com'], resources: ['crontabs'] });
+    // Edit does not select aggregate-to-view roles; deleting the role takes its rules away.
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('alice-view', 'edit', [{ kind: 'User', name: 'alice' }]));
+    expect(readsCronTabs(alice)).toBe(false);
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('alice-view', 'view', [{ kind: 'User', name: 'alice' }]));
+    rbac.apply('ClusterRole', 't1', '', 'crontab-viewer', undefined);
+    expect(readsCronTabs(alice)).toBe(false);
+  });
+
   it('resolves a binding to a shared default role, and follows role changes and deletions', () => {
     put(rbac, 'ClusterRole', 'system', { metadata: { name: 'view', labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }] });
     put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('alice-view', 'view', [{ kind: 'User', name: 'alice' }]));

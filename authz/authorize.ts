@@ -15,6 +15,7 @@ import type { AccessAttributes, AccessDecision, UserInfo } from '../api/access.j
 
 export const MASTERS_GROUP = 'system:masters';
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
+const APIEXTENSIONS_GROUP = 'apiextensions.k8s.io';
 
 /** A kind that sits above every space (Tenants, Nodes), which only system users change. */
 export interface KindAboveSpaces {
@@ -40,6 +41,8 @@ export class Authorizer {
   constructor(
     private readonly rbac: RbacIndex,
     aboveSpaces: readonly KindAboveSpaces[],
+    /** Whether a CRD of this name is a system CRD shared with every space (read-only in them). */
+    private readonly isSharedCrd: (name: string) => boolean = () => false,
   ) {
     for (const kind of aboveSpaces) this.aboveSpaces.set(kind.resource, kind);
   }
@@ -90,7 +93,9 @@ export class Authorizer {
   }
 
   private changesSharedDefault(attrs: AccessAttributes): boolean {
-    if (attrs.group !== RBAC_GROUP || attrs.name === undefined || attrs.subresource !== undefined || !CHANGING_VERBS.has(attrs.verb)) return false;
+    if (attrs.name === undefined || attrs.subresource !== undefined || !CHANGING_VERBS.has(attrs.verb)) return false;
+    if (attrs.group === APIEXTENSIONS_GROUP && attrs.resource === 'customresourcedefinitions') return this.isSharedCrd(attrs.name);
+    if (attrs.group !== RBAC_GROUP) return false;
     if (attrs.resource === 'clusterroles') return this.rbac.isShared('ClusterRole', attrs.name);
     if (attrs.resource === 'clusterrolebindings') return this.rbac.isShared('ClusterRoleBinding', attrs.name);
     return false;

@@ -5,7 +5,8 @@
  * Established CRD's custom resources are served in its space only, by its own schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify as toYaml } from 'yaml';
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
 import { parseTable } from './harness/kubectl-output.js';
@@ -217,6 +218,137 @@ describe.each(backendCases(kubectlPath !== undefined))('CRDs on the $backend bac
       expect((await bob.api.request('GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/my-new-cron-object')).status).toBe(200);
     });
 
+    it('serves every served version over one storage: None conversion rewrites apiVersion, a deprecated version warns, storedVersions grows', async () => {
+      const WIDGETS = 'widgets.versions.example.com';
+      const version = (name: string, extra: Record<string, unknown> = {}) => ({
+        name,
+        served: true,
+        storage: false,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
+        ...extra,
+      });
+      const widgets = (versions: unknown[]) => ({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: WIDGETS },
+        spec: { group: 'versions.example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions },
+      });
+      const created = await alice.api.request('POST', CRDS, { json: widgets([version('v1beta1', { deprecated: true }), version('v1', { storage: true }), version('v2alpha1', { deprecated: true, deprecationWarning: 'v2alpha1 "is" gone soon' })]) });
+      expect(created.status, created.body).toBe(201);
+      const wait = await kubectl.run(['wait', '--for=condition=Established', `crd/${WIDGETS}`, '--timeout=20s'], { kubeconfig: alice.kubeconfig });
+      expect(wait.code, wait.stderr).toBe(0);
+      const group = (await alice.api.request('GET', '/apis/versions.example.com')).json<{ versions: Array<{ version: string }>; preferredVersion: { version: string } }>();
+      expect([group.versions.map((v) => v.version), group.preferredVersion.version]).toEqual([['v1', 'v1beta1', 'v2alpha1'], 'v1']);
+
+      const ns = (v: string) => `/apis/versions.example.com/${v}/namespaces/default/widgets`;
+      const old = await alice.api.request('POST', ns('v1beta1'), { json: { apiVersion: 'versions.example.com/v1beta1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } } });
+      expect(old.status, old.body).toBe(201);
+      expect(old.headers['warning']).toBe('299 - "versions.example.com/v1beta1 Widget is deprecated; use versions.example.com/v1 Widget"');
+      expect(old.json<{ apiVersion: string }>().apiVersion).toBe('versions.example.com/v1beta1');
+      for (const v of ['v1', 'v1beta1', 'v2alpha1']) {
+        const got = await alice.api.request('GET', `${ns(v)}/w`);
+        expect(got.json<{ apiVersion: string; spec: unknown }>()).toMatchObject({ apiVersion: `versions.example.com/${v}`, spec: { size: 1 } });
+        const listed = await alice.api.request('GET', ns(v));
+        expect(listed.json<{ apiVersion: string; items: Array<{ apiVersion: string }> }>().items.map((i) => i.apiVersion)).toEqual([`versions.example.com/${v}`]);
+      }
+      expect((await alice.api.request('GET', `${ns('v1')}/w`)).headers['warning']).toBeUndefined();
+      expect((await alice.api.request('GET', `${ns('v2alpha1')}/w`)).headers['warning']).toBe('299 - "v2alpha1 \\"is\\" gone soon"');
+      const watched = await alice.api.request('GET', `${ns('v2alpha1')}?watch=true&timeoutSeconds=1`);
+      expect(watched.headers['warning']).toBe('299 - "v2alpha1 \\"is\\" gone soon"');
+      expect(JSON.parse(watched.body.split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { apiVersion: 'versions.example.com/v2alpha1', metadata: { name: 'w' } } });
+      for (const kubectlVersion of versions) {
+        const got = await kubectl.run(['get', 'widgets.v1beta1.versions.example.com', 'w', '-o', 'jsonpath={.apiVersion}'], { kubeconfig: alice.kubeconfig, version: kubectlVersion });
+        expect(got.code, got.stderr).toBe(0);
+        expect(got.stdout).toBe('versions.example.com/v1beta1');
+        expect(got.stderr).toContain('Warning: versions.example.com/v1beta1 Widget is deprecated; use versions.example.com/v1 Widget');
+      }
+
+      // The storage version moves to v2alpha1: both are listed as stored, and old objects still read in every version.
+      const crd = (await alice.api.request('GET', `${CRDS}/${WIDGETS}`)).json<{ metadata: { resourceVersion: string }; status: { storedVersions: string[] } }>();
+      expect(crd.status.storedVersions).toEqual(['v1']);
+      const moved = await alice.api.request('PUT', `${CRDS}/${WIDGETS}`, {
+        json: { ...widgets([version('v1beta1', { deprecated: true }), version('v1'), version('v2alpha1', { storage: true })]), metadata: { name: WIDGETS, resourceVersion: crd.metadata.resourceVersion } },
+      });
+      expect(moved.status, moved.body).toBe(200);
+      expect(moved.json<{ status: { storedVersions: string[] } }>().status.storedVersions).toEqual(['v1', 'v2alpha1']);
+      expect((await alice.api.request('POST', ns('v1'), { json: { apiVersion: 'versions.example.com/v1', kind: 'Widget', metadata: { name: 'w2' } } })).status).toBe(201);
+      for (const name of ['w', 'w2']) expect((await alice.api.request('GET', `${ns('v1beta1')}/${name}`)).json<{ apiVersion: string }>().apiVersion).toBe('versions.example.com/v1beta1');
+      const removed = await kubectl.run(['delete', 'crd', WIDGETS], { kubeconfig: alice.kubeconfig });
+      expect(removed.code, removed.stderr).toBe(0);
+    });
+
+    it('prints a version’s columns (priority 1 with -o wide), lists it in category all, scales it, selects on its fields and explains it', async () => {
+      const PRINTED = 'printed.columns.example.com';
+      const printed = {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: PRINTED },
+        spec: {
+          group: 'columns.example.com',
+          scope: 'Namespaced',
+          names: { plural: 'printed', singular: 'printedone', kind: 'Printed', shortNames: ['pr'], categories: ['all'] },
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+              selectableFields: [{ jsonPath: '.spec.color' }],
+              additionalPrinterColumns: [
+                { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec', description: 'The cron spec' },
+                { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+                { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+                { name: 'Color', type: 'string', jsonPath: '.spec.color', priority: 1 },
+              ],
+              schema: {
+                openAPIV3Schema: {
+                  type: 'object',
+                  properties: {
+                    spec: { type: 'object', description: 'What the printed one should be.', properties: { cronSpec: { type: 'string', description: 'When it runs.' }, replicas: { type: 'integer' }, color: { type: 'string' } } },
+                    status: { type: 'object', properties: { replicas: { type: 'integer' } } },
+                  },
+                },
+              },
+            },
+          ],
+        },
+      };
+      const created = await kubectl.run(['apply', '-f', '-'], { kubeconfig: alice.kubeconfig, stdin: toYaml(printed), version: '1.33' });
+      expect(created.code, created.stderr).toBe(0);
+      expect((await kubectl.run(['wait', '--for=condition=Established', `crd/${PRINTED}`, '--timeout=20s'], { kubeconfig: alice.kubeconfig })).code).toBe(0);
+      const one = (name: string, color: string, replicas: number) => ({ apiVersion: 'columns.example.com/v1', kind: 'Printed', metadata: { name, namespace: 'default' }, spec: { cronSpec: '*/5 * * * *', replicas, color } });
+      const applied = await kubectl.run(['apply', '-f', '-'], { kubeconfig: alice.kubeconfig, stdin: [one('red-one', 'red', 1), one('blue-one', 'blue', 2)].map((o) => toYaml(o)).join('---\n'), version: '1.33' });
+      expect(applied.code, applied.stderr).toBe(0);
+      for (const version of versions) {
+        const plain = await kubectl.run(['get', 'pr'], { kubeconfig: alice.kubeconfig, version });
+        expect(plain.code, plain.stderr).toBe(0);
+        expect(parseTable(plain.stdout).header).toEqual(['NAME', 'SPEC', 'REPLICAS', 'AGE']);
+        expect(parseTable(plain.stdout).row('red-one')).toMatchObject({ SPEC: '*/5 * * * *', REPLICAS: '1' });
+        const wide = await kubectl.run(['get', 'printed', '-o', 'wide'], { kubeconfig: alice.kubeconfig, version });
+        expect(parseTable(wide.stdout).header).toEqual(['NAME', 'SPEC', 'REPLICAS', 'AGE', 'COLOR']);
+        expect(parseTable(wide.stdout).row('blue-one')).toMatchObject({ COLOR: 'blue', REPLICAS: '2' });
+        const all = await kubectl.run(['get', 'all'], { kubeconfig: alice.kubeconfig, version });
+        expect(all.code, all.stderr).toBe(0);
+        expect(all.stdout).toContain('printed.columns.example.com/red-one');
+        expect(all.stdout).toContain('service/kubernetes');
+      }
+      const selected = await kubectl.run(['get', 'printed', '--field-selector', 'spec.color=red', '-o', 'name'], { kubeconfig: alice.kubeconfig, version: '1.33' });
+      expect(selected.code, selected.stderr).toBe(0);
+      expect(selected.stdout.trim()).toBe('printed.columns.example.com/red-one');
+      const scaled = await kubectl.run(['scale', 'printed/blue-one', '--replicas=4'], { kubeconfig: alice.kubeconfig, version: '1.33' });
+      expect(scaled.code, scaled.stderr).toBe(0);
+      expect(scaled.stdout.trim()).toBe('printed.columns.example.com/blue-one scaled');
+      expect((await kubectl.run(['get', 'printed', 'blue-one', '-o', 'jsonpath={.spec.replicas}'], { kubeconfig: alice.kubeconfig })).stdout).toBe('4');
+      for (const version of versions) {
+        const explained = await kubectl.run(['explain', 'printed.spec'], { kubeconfig: alice.kubeconfig, version });
+        expect(explained.code, explained.stderr).toBe(0);
+        expect(explained.stdout).toMatch(/^KIND:\s+Printed$/m);
+        expect(explained.stdout).toContain('What the printed one should be.');
+        expect(explained.stdout).toMatch(/^\s+cronSpec\s+<string>$/m);
+      }
+      expect((await kubectl.run(['explain', 'printed.spec'], { kubeconfig: bob.kubeconfig })).code).toBe(1);
+    });
+
     it('deletes a CRD: the cleanup finalizer is released and it goes', async () => {
       const deleted = await kubectl.run(['delete', 'crd', NAME], { kubeconfig: bob.kubeconfig, version: '1.33' });
       expect(deleted.code, deleted.stderr).toBe(0);
@@ -228,6 +360,35 @@ describe.each(backendCases(kubectlPath !== undefined))('CRDs on the $backend bac
       expect((await alice.api.request('GET', '/apis/stable.example.com/v1')).status).toBe(200);
       // t1's of the same name is untouched.
       expect((await alice.api.request('GET', `${CRDS}/${NAME}`)).status).toBe(200);
+    });
+
+    it('keeps kubectl’s discovery cache per space (each tenant kubeconfig has its space’s URL); aggregated discovery revalidates by ETag', async () => {
+      // One HOME for both users: kubectl caches discovery on disk by server URL.
+      const t1 = await kubectl.run(['get', 'printed'], { kubeconfig: alice.kubeconfig, version: '1.33' });
+      expect(t1.code, t1.stderr).toBe(0);
+      const t2 = await kubectl.run(['get', 'printed'], { kubeconfig: bob.kubeconfig, version: '1.33' });
+      expect(t2.code).toBe(1);
+      expect(t2.stderr).toContain('the server doesn\'t have a resource type "printed"');
+      const noKind = await kubectl.run(['apply', '-f', '-'], { kubeconfig: bob.kubeconfig, stdin: toYaml({ apiVersion: 'columns.example.com/v1', kind: 'Printed', metadata: { name: 'x', namespace: 'default' } }), version: '1.33' });
+      expect(noKind.code).toBe(1);
+      expect(noKind.stderr).toContain('no matches for kind "Printed" in version "columns.example.com/v1"');
+      for (const u of [alice, bob]) expect(parseYaml(await readFile(u.kubeconfig, 'utf8')).clusters[0].cluster.server).toBe(`${cluster.server.url}/tenants/${u === alice ? 't1' : 't2'}`);
+
+      const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+      const first = await bob.api.request('GET', '/apis', { headers: { accept } });
+      const etag = first.headers['etag'] as string;
+      expect(etag).toMatch(/^"[0-9A-F]{128}"$/);
+      expect((await bob.api.request('GET', '/apis', { headers: { accept } })).headers['etag']).toBe(etag);
+      const unchanged = await bob.api.request('GET', '/apis', { headers: { accept, 'if-none-match': etag } });
+      expect([unchanged.status, unchanged.body]).toEqual([304, '']);
+      expect((await alice.api.request('GET', '/apis', { headers: { accept } })).headers['etag']).not.toBe(etag);
+      const own = cronTabCrd();
+      own.metadata.name = 'crontabs.again.example.com';
+      own.spec.group = 'again.example.com';
+      expect((await bob.api.request('POST', CRDS, { json: own })).status).toBe(201);
+      await eventually('t2’s discovery to change', async () => (await bob.api.request('GET', '/apis', { headers: { accept, 'if-none-match': etag } })).status === 200);
+      const listed = await kubectl.run(['get', 'crontabs.again.example.com'], { kubeconfig: bob.kubeconfig, version: '1.33' });
+      expect(listed.code, listed.stderr).toBe(0);
     });
   });
 });

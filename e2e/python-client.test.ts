@@ -2,14 +2,17 @@
  * A second real client: Debian's python3-kubernetes (22.6.0) loads the admin kubeconfig (server,
  * CA, token) and creates, lists, watches (`watch.Watch().stream`, live) and deletes a configmap
  * through its typed CoreV1Api, on both backends (`fixtures/python_configmap.py`), and sends
- * quantities as JSON numbers (`fixtures/python_quantity.py`), and registers an aggregated API as
- * charts do (`fixtures/python_apiservice.py`). Each script prints what it saw as JSON.
+ * quantities as JSON numbers (`fixtures/python_quantity.py`), registers an aggregated API as
+ * charts do (`fixtures/python_apiservice.py`), and in a tenant's space, with that tenant's
+ * kubeconfig, creates a CRD, waits for Established and drives its custom resources through
+ * CustomObjectsApi and the dynamic client (`fixtures/python_crd.py`). Each script prints what it saw as JSON.
  */
 import { spawnSync, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
+import { createTenants, grantAndWait, userKubeconfig } from './harness/spaces.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
@@ -108,6 +111,40 @@ describe.each(backendCases(python !== undefined))('python3-kubernetes on the $ba
       expect(result.listed).toEqual(expect.arrayContaining(['v1.', 'v1.apps', 'v1beta1.metrics.example.com', 'v2.autoscaling']));
       expect(result.listed).toEqual([...result.listed].sort());
       expect(result.afterDelete).toEqual({ status: 404, reason: 'NotFound' });
+    });
+
+    it('creates a CRD in a space, waits for Established, and drives its custom resources with CustomObjectsApi and the dynamic client', async () => {
+      await createTenants(cluster, 'py1', 'py2');
+      const py1 = await userKubeconfig(cluster, { tenant: 'py1', user: 'alice' });
+      try {
+        await grantAndWait(cluster, { tenant: 'py1', clusterRole: 'cluster-admin', user: 'alice' }, py1.api, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions');
+        const run = await runScript('python_crd.py', [py1.kubeconfig, 'default']);
+        expect(run.code, run.stderr).toBe(0);
+        const result = JSON.parse(run.stdout) as Record<string, unknown>;
+        expect(result).toEqual({
+          crd: { name: 'crontabs.stable.example.com', scope: 'Namespaced' },
+          established: { acceptedKind: 'CronTab', storedVersions: ['v1'], conditions: ['NamesAccepted', 'Established'] },
+          customObjects: {
+            created: { name: 'from-python', apiVersion: 'stable.example.com/v1', spec: { cronSpec: '* * * * */5', image: 'my-awesome-cron-image', replicas: 1 } },
+            got: { cronSpec: '* * * * */5', image: 'my-awesome-cron-image', replicas: 1 },
+            listed: ['from-python'],
+            // The status subresource wrote the status only.
+            status: { phase: 'Running', replicas: 1 },
+            events: [
+              { type: 'ADDED', name: 'from-python', replicas: 1, phase: null },
+              { type: 'MODIFIED', name: 'from-python', replicas: 1, phase: 'Running' },
+              { type: 'MODIFIED', name: 'from-python', replicas: 2, phase: 'Running' },
+              { type: 'DELETED', name: 'from-python', replicas: 2, phase: 'Running' },
+            ],
+            afterDelete: { status: 404, reason: 'NotFound', message: 'crontabs.stable.example.com "from-python" not found' },
+          },
+          dynamic: { resource: { name: 'crontabs', namespaced: true, shortNames: ['ct'] }, got: 3, patched: 'patched', listed: ['from-dynamic'], afterDelete: [] },
+        });
+        // The CRD and its kind are py1's alone.
+        expect((await cluster.read('/tenants/py2/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com'))).toBeNull();
+      } finally {
+        py1.api.close();
+      }
     });
   });
 });

@@ -65,7 +65,7 @@ await yargs(hideBin(process.argv))
         .option('server', { type: 'string', describe: 'Server URL (default: the admin kubeconfig\'s)' })
         .option('token', { type: 'boolean', default: false, describe: 'Issue a bearer token in the token file instead of a client certificate' })
         .option('token-auth-file', { type: 'string', describe: 'Token file for --token (default <data-dir>/tokens.csv)' })
-        .option('space', { type: 'string', describe: 'System users only: address this space, or all, via /tenants/<space>' })
+        .option('space', { type: 'string', describe: 'System users only: address this space, or all, via /tenants/<space> (a tenant user always addresses its own)' })
         .check((argv) => {
           if (argv['token-auth-file'] !== undefined && !argv.token) throw new Error('--token-auth-file goes with --token');
           return true;

@@ -10,6 +10,8 @@
  */
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
+import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
+import { isSharedCrd } from '../api/kinds/apiextensions/types.js';
 import { SYSTEM_TENANT, tenantLifecycle } from '../api/admission/tenant-lifecycle.js';
 import { builtinKinds } from '../api/kinds/index.js';
 import { GenericStore, type ObjectLocation } from '../api/registry/generic-store.js';
@@ -121,9 +123,16 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
   // RBAC decisions read every space's roles and bindings from memory, kept by the shared informers below.
   const rbac = new RbacIndex();
-  const authorizer = new Authorizer(rbac, registry.all().filter((d) => d.scope === 'cluster'));
+  // Shared system CRDs are known from the CRD informer, made below with the generic store it needs.
+  const crdInformer: { current?: Informer } = {};
+  const isSharedCrdName = (name: string): boolean => {
+    const crd = crdInformer.current?.get({ tenant: SYSTEM_TENANT, namespace: '', name });
+    return crd !== undefined && isSharedCrd(crd);
+  };
+  const authorizer = new Authorizer(rbac, registry.all().filter((d) => d.scope === 'cluster'), isSharedCrdName);
   const generic = new GenericStore(store, [
     rbacEscalationAdmission(authorizer),
+    sharedCrdNames(isSharedCrdName),
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
     clusterIpAdmission(allocator),
@@ -138,6 +147,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const serviceAccounts = informers.informerFor(serviceAccountDef);
   const crdDef = requireKind(registry, 'apiextensions.k8s.io', 'customresourcedefinitions');
   const crds = informers.informerFor(crdDef);
+  crdInformer.current = crds;
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 

@@ -17,7 +17,7 @@ import protobuf from 'protobufjs';
 import { stringify as toYaml } from 'yaml';
 import type { RegistryView } from '../registry/registry.js';
 import { refName, type Schema } from '../schema/schema.js';
-import { documentPaths, PATCH_CONTENT_TYPES, reachableSchemas, RESPONSE_CONTENT_TYPES, type Operation, type Parameter, type PathItem } from './operations.js';
+import { documentPaths, reachableSchemas, RESPONSE_CONTENT_TYPES, type Operation, type Parameter, type PathItem } from './operations.js';
 
 /** The protobuf media type kube-apiserver answers with (it also accepts the older `…v2@v1.0+protobuf`). */
 export const SWAGGER_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
@@ -62,7 +62,7 @@ function operation(op: Operation): unknown {
   const body = op.body && { in: 'body', name: 'body', required: true, schema: op.body === 'object' ? swaggerSchema(op.response) : { type: 'object' } };
   return {
     description: op.description,
-    consumes: op.body === 'patch' ? PATCH_CONTENT_TYPES : ['*/*'],
+    consumes: op.body === 'patch' ? (op.patchTypes ?? []) : ['*/*'],
     produces: RESPONSE_CONTENT_TYPES,
     schemes: ['https'],
     operationId: op.operationId,
@@ -79,12 +79,13 @@ function pathItem(item: PathItem): Record<string, unknown> {
 
 /** The whole `/openapi/v2` document of what `view` serves. */
 export function swaggerDocument(view: RegistryView, kubeVersion: string): SwaggerDocument {
-  const paths = documentPaths(view.all());
+  const defs = view.all();
+  const paths = documentPaths(defs);
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: kubeVersion },
     paths: Object.fromEntries(paths.map((p) => [p.path, pathItem(p)])),
-    definitions: Object.fromEntries([...reachableSchemas(paths)].map(([name, s]) => [name, swaggerSchema(s)])),
+    definitions: Object.fromEntries([...reachableSchemas(paths, defs)].map(([name, s]) => [name, swaggerSchema(s)])),
   };
 }
 

@@ -10,7 +10,6 @@ import type { Schema } from '../schema/schema.js';
 import {
   documentPaths,
   groupVersionPath,
-  PATCH_CONTENT_TYPES,
   reachableSchemas,
   RESPONSE_CONTENT_TYPES,
   type Operation,
@@ -33,8 +32,8 @@ function content(schema: Schema, types: readonly string[]): unknown {
   return Object.fromEntries(types.map((t) => [t, { schema }]));
 }
 
-function requestBody(body: 'object' | 'patch', schema: Schema): unknown {
-  return { content: body === 'object' ? content(schema, ['*/*']) : content({ type: 'object' }, PATCH_CONTENT_TYPES), required: true };
+function requestBody(op: Operation): unknown {
+  return { content: op.body === 'object' ? content(op.response, ['*/*']) : content({ type: 'object' }, op.patchTypes ?? []), required: true };
 }
 
 function operation(op: Operation): unknown {
@@ -42,7 +41,7 @@ function operation(op: Operation): unknown {
     description: op.description,
     operationId: op.operationId,
     ...(op.parameters.length > 0 ? { parameters: op.parameters.map(parameter) } : {}),
-    ...(op.body ? { requestBody: requestBody(op.body, op.response) } : {}),
+    ...(op.body ? { requestBody: requestBody(op) } : {}),
     responses: { '200': { description: 'OK', content: content(op.response, RESPONSE_CONTENT_TYPES) } },
     'x-kubernetes-action': op.action,
     'x-kubernetes-group-version-kind': op.gvk,
@@ -61,7 +60,7 @@ export function groupVersionDocument(view: RegistryView, group: string, version:
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: kubeVersion },
     paths: Object.fromEntries(paths.map((p) => [p.path, pathItem(p)])),
-    components: { schemas: Object.fromEntries(reachableSchemas(paths)) },
+    components: { schemas: Object.fromEntries(reachableSchemas(paths, defs)) },
   };
 }
 

@@ -7,8 +7,9 @@
  *   kindPaths(deployments, '/apis/apps/v1')[1].operations[0].operationId; // 'readAppsV1NamespacedDeployment'
  */
 import type { ResourceDefinition, Verb } from '../registry/resource-definition.js';
+import { acceptedPatchTypes, PATCH_TYPES } from '../patch/apply-patch.js';
 import { scaleSchema } from '../schema/autoscaling-types.js';
-import { definitions, refName, type GroupVersionKind, type Schema } from '../schema/schema.js';
+import { definitions, ref, refName, type GroupVersionKind, type Schema } from '../schema/schema.js';
 
 export type ParameterType = 'string' | 'boolean' | 'integer';
 
@@ -28,8 +29,10 @@ export interface Operation {
   description: string;
   gvk: GroupVersionKind;
   parameters: Parameter[];
-  /** The request body: the object itself, or a patch in one of PATCH_CONTENT_TYPES. */
+  /** The request body: the object itself, or a patch in one of `patchTypes`. */
   body?: 'object' | 'patch';
+  /** For a patch: the content types the kind takes (custom resources take no strategic merge patch, and kubectl apply reads this). */
+  patchTypes?: readonly string[];
   /** The schema of a 200 answer. */
   response: Schema;
 }
@@ -83,8 +86,20 @@ export function groupVersionName(group: string, version: string): string {
   return [...groupName.split('.'), version].map(capitalize).join('');
 }
 
+/**
+ * The component name of a kind's schema: its own for built-in kinds, Kubernetes' name for a
+ * custom resource's (`com.example.stable.v1.CronTab`: the group reversed, version, kind). Custom
+ * names are per document, so two spaces' same-named kinds never meet.
+ */
+function schemaName(def: ResourceDefinition): string {
+  return refName(def.schema) ?? [...def.group.split('.').reverse(), def.version, def.kind].join('.');
+}
+
 /** The paths of one kind under `prefix` (`/api/v1`): collection, item, and its subresources. */
 export function kindPaths(def: ResourceDefinition, prefix: string): PathItem[] {
+  const objectSchema = ref(schemaName(def));
+  const accepted = new Set(acceptedPatchTypes(def.schema).map((t) => PATCH_TYPES[t]));
+  const patchTypes = PATCH_CONTENT_TYPES.filter((t) => accepted.has(t as (typeof PATCH_TYPES)[keyof typeof PATCH_TYPES]));
   const namespaced = def.scope === 'namespace';
   const base = namespaced ? `${prefix}/namespaces/{namespace}/${def.resource}` : `${prefix}/${def.resource}`;
   const scopeParams = namespaced ? [pathParam('namespace', 'object name and auth scope, such as for teams and projects')] : [];
@@ -96,31 +111,31 @@ export function kindPaths(def: ResourceDefinition, prefix: string): PathItem[] {
   const can = (verb: Verb): boolean => def.verbs.includes(verb);
 
   const collection: Operation[] = [];
-  if (can('list')) collection.push({ method: 'get', action: 'list', operationId: id('list'), description: `list or watch objects of kind ${def.kind}`, gvk, parameters: listParams, response: def.schema });
-  if (can('create')) collection.push({ method: 'post', action: 'post', operationId: id('create'), description: `create a ${def.kind}`, gvk, parameters: writeParams, body: 'object', response: def.schema });
+  if (can('list')) collection.push({ method: 'get', action: 'list', operationId: id('list'), description: `list or watch objects of kind ${def.kind}`, gvk, parameters: listParams, response: objectSchema });
+  if (can('create')) collection.push({ method: 'post', action: 'post', operationId: id('create'), description: `create a ${def.kind}`, gvk, parameters: writeParams, body: 'object', response: objectSchema });
   if (can('deletecollection')) {
-    collection.push({ method: 'delete', action: 'deletecollection', operationId: id('delete', '', true), description: `delete collection of ${def.kind}`, gvk, parameters: listParams.slice(0, 2), response: def.schema });
+    collection.push({ method: 'delete', action: 'deletecollection', operationId: id('delete', '', true), description: `delete collection of ${def.kind}`, gvk, parameters: listParams.slice(0, 2), response: objectSchema });
   }
   const item: Operation[] = [];
-  if (can('get')) item.push({ method: 'get', action: 'get', operationId: id('read'), description: `read the specified ${def.kind}`, gvk, parameters: [], response: def.schema });
-  if (can('update')) item.push({ method: 'put', action: 'put', operationId: id('replace'), description: `replace the specified ${def.kind}`, gvk, parameters: writeParams, body: 'object', response: def.schema });
-  if (can('patch')) item.push({ method: 'patch', action: 'patch', operationId: id('patch'), description: `partially update the specified ${def.kind}`, gvk, parameters: patchParams, body: 'patch', response: def.schema });
-  if (can('delete')) item.push({ method: 'delete', action: 'delete', operationId: id('delete'), description: `delete a ${def.kind}`, gvk, parameters: deleteParams, response: def.schema });
+  if (can('get')) item.push({ method: 'get', action: 'get', operationId: id('read'), description: `read the specified ${def.kind}`, gvk, parameters: [], response: objectSchema });
+  if (can('update')) item.push({ method: 'put', action: 'put', operationId: id('replace'), description: `replace the specified ${def.kind}`, gvk, parameters: writeParams, body: 'object', response: objectSchema });
+  if (can('patch')) item.push({ method: 'patch', action: 'patch', operationId: id('patch'), description: `partially update the specified ${def.kind}`, gvk, parameters: patchParams, body: 'patch', patchTypes, response: objectSchema });
+  if (can('delete')) item.push({ method: 'delete', action: 'delete', operationId: id('delete'), description: `delete a ${def.kind}`, gvk, parameters: deleteParams, response: objectSchema });
 
   const paths: PathItem[] = [];
   if (collection.length > 0) paths.push({ path: base, parameters: scopeParams, operations: collection });
   if (item.length > 0) paths.push({ path: `${base}/{name}`, parameters: itemParams, operations: item });
-  const subresource = (name: string, title: string, subGvk: GroupVersionKind, schema: Schema): PathItem => ({
+  const subresource = (name: string, title: string, subGvk: GroupVersionKind, schema: Schema, types: readonly string[]): PathItem => ({
     path: `${base}/{name}/${name}`,
     parameters: itemParams,
     operations: [
       { method: 'get', action: 'get', operationId: id('read', title), description: `read ${name} of the specified ${def.kind}`, gvk: subGvk, parameters: [], response: schema },
       { method: 'put', action: 'put', operationId: id('replace', title), description: `replace ${name} of the specified ${def.kind}`, gvk: subGvk, parameters: writeParams, body: 'object', response: schema },
-      { method: 'patch', action: 'patch', operationId: id('patch', title), description: `partially update ${name} of the specified ${def.kind}`, gvk: subGvk, parameters: patchParams, body: 'patch', response: schema },
+      { method: 'patch', action: 'patch', operationId: id('patch', title), description: `partially update ${name} of the specified ${def.kind}`, gvk: subGvk, parameters: patchParams, body: 'patch', patchTypes: types, response: schema },
     ],
   });
-  if (def.status) paths.push(subresource('status', 'Status', gvk, def.schema));
-  if (def.scale) paths.push(subresource('scale', 'Scale', SCALE_GVK, scaleSchema));
+  if (def.status) paths.push(subresource('status', 'Status', gvk, objectSchema, patchTypes));
+  if (def.scale) paths.push(subresource('scale', 'Scale', SCALE_GVK, scaleSchema, PATCH_CONTENT_TYPES));
   return paths;
 }
 
@@ -135,13 +150,15 @@ export function groupVersionPath(group: string, version: string): string {
 }
 
 /** Every named schema the paths use, directly or through others, sorted by name: a self-contained document. */
-export function reachableSchemas(paths: readonly PathItem[]): Map<string, Schema> {
+export function reachableSchemas(paths: readonly PathItem[], defs: readonly ResourceDefinition[]): Map<string, Schema> {
   const out = new Map<string, Schema>();
+  // Custom resources' schemas are the kinds' own, named here.
+  const local = new Map(defs.filter((d) => refName(d.schema) === undefined).map((d) => [schemaName(d), d.schema]));
   const visit = (s: Schema | undefined): void => {
     if (!s) return;
     const name = refName(s);
     if (name !== undefined) {
-      const target = definitions.get(name);
+      const target = local.get(name) ?? definitions.get(name);
       if (out.has(name) || !target) return;
       out.set(name, target);
       visit(target);

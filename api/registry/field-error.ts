@@ -9,6 +9,7 @@ export type FieldErrorType =
   | 'FieldValueForbidden'
   | 'FieldValueDuplicate'
   | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
   | 'FieldValueTypeInvalid'
   | 'FieldValueNotFound';
 
@@ -20,9 +21,20 @@ export interface FieldError {
   message: string;
 }
 
-/** Renders a bad value the way Go's field errors quote them. */
+/**
+ * Go's `%v` of a float64: the shortest `%g`, so an exponent from 1e6 up or below 1e-4, with at
+ * least two digits (`1e+06`, `2.5e-05`).
+ */
+export function goFloat(n: number): string {
+  const exp = n === 0 ? 0 : Math.floor(Math.log10(Math.abs(n)));
+  if (exp < -4 || exp >= 6) return n.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+  return String(n);
+}
+
+/** Renders a bad value the way Go's field errors quote them (integers as int64, other numbers as float64). */
 function quote(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' && !Number.isInteger(value)) return goFloat(value);
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
@@ -44,6 +56,7 @@ export const fieldErrors = {
   }),
   forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, message: `Forbidden: ${detail}` }),
   duplicate: (field: string, value: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, message: `Duplicate value: ${quote(value)}` }),
+  tooMany: (field: string, actual: number, max: number): FieldError => ({ type: 'FieldValueTooMany', field, message: `Too many: ${actual}: must have at most ${max} items` }),
   tooLong: (field: string, max: number): FieldError => ({ type: 'FieldValueTooLong', field, message: `Too long: may not be more than ${max} bytes` }),
   typeInvalid: (field: string, value: unknown, detail: string): FieldError => ({
     type: 'FieldValueTypeInvalid',

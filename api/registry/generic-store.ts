@@ -186,15 +186,22 @@ export class GenericStore {
     return keyPrefix(def, def.scope === 'namespace' && scope.namespace !== undefined ? { tenant: scope.tenant, namespace: scope.namespace } : { tenant: scope.tenant });
   }
 
-  /** Stored form: no resourceVersion (the store's revision is the truth). */
-  private encode(obj: KubeObject): string {
+  /** Stored form: the kind's storage version, no resourceVersion (the store's revision is the truth). */
+  private encode(def: ResourceDefinition, obj: KubeObject): string {
     const { resourceVersion: _rv, ...metadata } = obj.metadata;
-    return JSON.stringify({ ...obj, metadata });
+    return JSON.stringify({ ...obj, apiVersion: def.storageApiVersion, metadata });
   }
 
-  decode(kv: KeyValue): KubeObject {
+  /**
+   * An object as `def` serves it: stored in any version of its kind, read in this one. Versions
+   * of a kind differ only by name here (the `None` conversion of custom resources), so the
+   * conversion is the `apiVersion`.
+   */
+  decode(def: ResourceDefinition, kv: KeyValue): KubeObject {
     const obj = JSON.parse(kv.value) as KubeObject;
+    obj.apiVersion = def.apiVersion;
     obj.metadata.resourceVersion = String(kv.modRevision);
+    if (def.unstructured) def.defaults?.(obj);
     return obj;
   }
 
@@ -205,7 +212,7 @@ export class GenericStore {
     try {
       const { kv } = await this.store.get(this.key(def, loc), revision === undefined ? {} : { revision });
       if (!kv) throw notFound(def, loc.name);
-      return this.decode(kv);
+      return this.decode(def, kv);
     } catch (err) {
       throw fromStorageError(err, def, loc.name);
     }
@@ -227,7 +234,7 @@ export class GenericStore {
         const want = limit ? limit - items.length : 0;
         const page = await this.store.list(prefix, { limit: want, ...(token ? { continue: token } : revision !== undefined ? { revision } : {}) });
         for (const kv of page.items) {
-          const obj = this.decode(kv);
+          const obj = this.decode(def, kv);
           if (!filter || filter(obj)) items.push(obj);
         }
         revision = page.revision;
@@ -306,7 +313,7 @@ export class GenericStore {
       }
       for (let attempt = 1; ; attempt += 1) {
         try {
-          const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), this.encode(obj));
+          const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), this.encode(def, obj));
           meta.resourceVersion = String(kv.modRevision);
           return obj;
         } catch (err) {
@@ -454,7 +461,7 @@ export class GenericStore {
           await this.released(def, next);
           return next;
         }
-        const kv = await this.store.update(key, this.encode(next), Number(current.metadata.resourceVersion));
+        const kv = await this.store.update(key, this.encode(def, next), Number(current.metadata.resourceVersion));
         next.metadata.resourceVersion = String(kv.modRevision);
         return next;
       } catch (err) {
@@ -574,7 +581,7 @@ export class GenericStore {
       if (opts.dryRun) return { object: current, deleted: true };
       try {
         const kv = await this.store.delete(this.key(def, loc), Number(current.metadata.resourceVersion));
-        const gone = this.decode(kv);
+        const gone = this.decode(def, kv);
         await this.released(def, gone);
         return { object: gone, deleted: true };
       } catch (err) {
@@ -659,7 +666,8 @@ export class GenericStore {
     }
     checkTypeMeta(body, [def]);
     const check = checkObject(body, def.schema);
-    if (check.typeError) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
+    const metadataType = check.typePath === 'metadata' || check.typePath?.startsWith('metadata.');
+    if (check.typeError && (!def.unstructured || metadataType)) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
     canonicalizeDecoded(check);
     // The body is the request's own, freshly decoded: it is worked on in place, not copied
     // (callers of create and update hand over objects they no longer use).

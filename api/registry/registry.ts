@@ -6,6 +6,7 @@
  */
 import { READ_VERBS, type ResourceDefinition } from './resource-definition.js';
 import { ALL_TENANTS, SYSTEM_TENANT } from '../spaces.js';
+import { compareKubeAwareVersions } from './version-priority.js';
 
 export interface GroupVersion {
   group: string;
@@ -28,7 +29,8 @@ const byResource = (a: ResourceDefinition, b: ResourceDefinition): number => (a.
  * The kinds one may see from inside a space: the built-in ones (for spaces other than the system
  * space, of the kinds above the spaces only those spaces read, nodes and APIServices, read-only),
  * then the space's custom kinds, whose groups follow the built-in groups, by name, as
- * kube-apiserver lists CRD groups after its own. A built-in kind wins over a custom one at the same path.
+ * kube-apiserver lists CRD groups after its own; a group's versions by Kubernetes' priority (the
+ * first is preferred). A built-in kind wins over a custom one at the same path.
  */
 class SpaceView implements RegistryView {
   private readonly kinds: readonly ResourceDefinition[];
@@ -40,7 +42,7 @@ class SpaceView implements RegistryView {
     for (const def of customKinds) if (!whole.lookup(def.group, def.version, def.resource) && !this.custom.has(pathOf(def))) this.custom.set(pathOf(def), def);
     const customGvs: GroupVersion[] = [];
     for (const def of this.custom.values()) if (!customGvs.some((gv) => gv.group === def.group && gv.version === def.version)) customGvs.push({ group: def.group, version: def.version });
-    customGvs.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
+    customGvs.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : compareKubeAwareVersions(a.version, b.version)));
     const builtin = withCluster ? whole.all() : whole.spaceBuiltins();
     for (const d of builtin) this.builtinByPath.set(pathOf(d), d);
     const gvIndex = (d: ResourceDefinition): number => customGvs.findIndex((gv) => gv.group === d.group && gv.version === d.version);
@@ -67,6 +69,7 @@ export class ResourceRegistry implements RegistryView {
   private readonly ordered: ResourceDefinition[];
   private readonly gvs: GroupVersion[] = [];
   private readonly spaceKinds = new Map<string, readonly ResourceDefinition[]>();
+  private sharedKinds: readonly ResourceDefinition[] = [];
   private readonly views = new Map<string, SpaceView>();
   private builtinsOfSpaces: readonly ResourceDefinition[] | undefined;
 
@@ -111,16 +114,25 @@ export class ResourceRegistry implements RegistryView {
     this.views.delete(tenant);
   }
 
+  /** The kinds of the system CRDs shared with every space (replacing what they served before). */
+  setSharedKinds(defs: readonly ResourceDefinition[]): void {
+    this.sharedKinds = defs;
+    this.views.clear();
+  }
+
   /**
    * What a request in `tenant` sees. The system space sees every built-in kind, Tenants included,
    * and its own custom kinds; the all-spaces view sees the built-in kinds; any other space sees its
    * own kinds only, so a tenant's discovery and OpenAPI never mention what is above it or beside it.
+   * Every view has the shared system CRDs' kinds, before the space's own (which cannot shadow them).
    */
   view(tenant: string): RegistryView {
-    if (tenant === ALL_TENANTS || (tenant === SYSTEM_TENANT && !this.spaceKinds.has(tenant))) return this;
+    const aboveSpaces = tenant === ALL_TENANTS || tenant === SYSTEM_TENANT;
+    const own = tenant === ALL_TENANTS ? [] : (this.spaceKinds.get(tenant) ?? []);
+    if (aboveSpaces && own.length === 0 && this.sharedKinds.length === 0) return this;
     let view = this.views.get(tenant);
     if (!view) {
-      view = new SpaceView(this, tenant === SYSTEM_TENANT, this.spaceKinds.get(tenant) ?? []);
+      view = new SpaceView(this, aboveSpaces, [...this.sharedKinds, ...own]);
       this.views.set(tenant, view);
     }
     return view;

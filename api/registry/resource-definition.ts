@@ -143,6 +143,20 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   singular?: string;
   scope: Scope;
   /**
+   * The version objects are written in, for a kind served in several versions that share one
+   * storage (a custom resource's storage version); defaults to `version`. Reads give every object
+   * this kind's own `apiVersion` (the `None` conversion).
+   */
+  storageVersion?: string;
+  /** Sent as a `Warning` header with every answer about this kind (a deprecated custom resource version). */
+  deprecationWarning?: string;
+  /**
+   * Custom resources: a body decodes as any JSON (only `metadata` must have its types), its
+   * schema is checked by `validate` (422, not the decoder's 400), and `defaults` runs on every
+   * read from storage too, as kube-apiserver's structural defaulting does.
+   */
+  unstructured?: boolean;
+  /**
    * For a kind above the spaces (cluster scope): whether each space may read it (get, list and
    * watch only), seeing what `src/server/handlers/above-spaces.ts` lets it see. Nodes and
    * APIServices are; Tenants are not.
@@ -194,6 +208,10 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   version: string;
   /** `v1` for the core group, `group/version` otherwise. */
   apiVersion: string;
+  /** The `apiVersion` objects are stored with. */
+  storageApiVersion: string;
+  deprecationWarning?: string;
+  unstructured: boolean;
   kind: string;
   listKind: string;
   resource: string;
@@ -271,9 +289,12 @@ export function humanAge(timestamp: string | undefined, now: number): string {
 
 /** Resolves a kind's spec into the definition the registry serves. */
 export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDefinition<T> {
+  const apiVersionOf = (version: string): string => (spec.group === '' ? version : `${spec.group}/${version}`);
   return {
     ...spec,
-    apiVersion: spec.group === '' ? spec.version : `${spec.group}/${spec.version}`,
+    apiVersion: apiVersionOf(spec.version),
+    storageApiVersion: apiVersionOf(spec.storageVersion ?? spec.version),
+    unstructured: spec.unstructured ?? false,
     listKind: `${spec.kind}List`,
     singular: spec.singular ?? spec.kind.toLowerCase(),
     readableFromSpaces: spec.readableFromSpaces ?? false,

@@ -134,7 +134,7 @@ class KindCache {
     let token: string | undefined;
     do {
       const page = await this.store.list(prefix, token ? { continue: token } : {});
-      for (const kv of page.items) this.objects.set(kv.key, deepFreeze(this.generic.decode(kv)));
+      for (const kv of page.items) this.objects.set(kv.key, deepFreeze(this.generic.decode(this.def, kv)));
       this.revision = page.revision;
       token = page.continue;
     } while (token);
@@ -148,7 +148,7 @@ class KindCache {
 
   private apply(e: StoreEvent): void {
     if (this.failed) return;
-    const object = deepFreeze(this.generic.decode({ key: e.key, value: e.value, modRevision: e.revision, createRevision: e.createRevision }));
+    const object = deepFreeze(this.generic.decode(this.def, { key: e.key, value: e.value, modRevision: e.revision, createRevision: e.createRevision }));
     const prev = e.type === 'update' ? this.objects.get(e.key) : undefined;
     if (e.type === 'delete') this.objects.delete(e.key);
     else this.objects.set(e.key, object);

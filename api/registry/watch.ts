@@ -115,7 +115,7 @@ export async function startStoreWatch(
 
   const onEvent = (e: StoreEvent): void => {
     if (stopped) return;
-    const event = translate(generic, e, matches);
+    const event = translate(generic, def, e, matches);
     if (event) deliver(event);
   };
 
@@ -164,8 +164,8 @@ export function selectionEvent(type: StoreEvent['type'], object: KubeObject, pre
 }
 
 /** A storage event as the watcher sees it through its filter, or null when it does not concern them. */
-function translate(generic: GenericStore, e: StoreEvent, matches: (obj: KubeObject) => boolean): ApiWatchEvent | null {
-  const decode = (value: string): KubeObject => generic.decode({ key: e.key, value, modRevision: e.revision, createRevision: e.createRevision });
+function translate(generic: GenericStore, def: ResourceDefinition, e: StoreEvent, matches: (obj: KubeObject) => boolean): ApiWatchEvent | null {
+  const decode = (value: string): KubeObject => generic.decode(def, { key: e.key, value, modRevision: e.revision, createRevision: e.createRevision });
   const prev = e.type === 'update' && e.prevValue !== undefined ? decode(e.prevValue) : undefined;
   return selectionEvent(e.type, decode(e.value), prev, matches);
 }

@@ -13,6 +13,8 @@ import { definitions, QUANTITY, refName, resolve, type Schema, type SchemaDefini
 export interface ObjectCheck {
   /** The first type mismatch, worded like Go's JSON decoder, or undefined. */
   typeError: string | undefined;
+  /** Where that mismatch is (`spec.replicas`). */
+  typePath?: string;
   /** That mismatch: the value found and the schema it should have met (for other wordings). */
   typeMismatch?: { value: unknown; expected: Schema };
   /** Paths of fields the schema does not declare, in document order. */
@@ -146,6 +148,7 @@ export function checkObject(value: unknown, schema: Schema, defs: SchemaDefiniti
     if (!typeMatches(v, resolved)) {
       if (result.typeError === undefined) {
         result.typeError = typeErrorOf(v, s!, defs, field);
+        result.typePath = path;
         result.typeMismatch = { value: v, expected: resolved };
       }
       return;

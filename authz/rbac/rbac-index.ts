@@ -11,6 +11,7 @@ import type { KubeObject } from '../../api/registry/object.js';
 import { SYSTEM_TENANT } from '../../api/spaces.js';
 import type { BindingObject, PolicyRule, RoleObject, Subject } from '../../api/kinds/rbac/rules.js';
 import type { UserInfo } from '../../api/access.js';
+import { fromSelectorObject, type LabelSelector } from '../../api/selection/label-selector.js';
 import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from './bootstrap-policy.js';
 import { serviceAccountUserName } from '../service-account-token.js';
 
@@ -57,6 +58,14 @@ function subjectKey(subject: Subject, bindingNamespace: string): string | undefi
 /** One space's policy (or the shared defaults). */
 class SpacePolicy {
   readonly clusterRoles = new Map<string, PolicyRule[]>();
+  /** ClusterRoles' labels, which aggregation rules select on. */
+  readonly clusterRoleLabels = new Map<string, Readonly<Record<string, string>>>();
+  /** ClusterRoles' aggregation rules (those of the shared defaults aggregate each space's own roles). */
+  readonly aggregations = new Map<string, LabelSelector[]>();
+  /** Bumped on every ClusterRole change, so what was derived from them is recomputed. */
+  generation = 0;
+  /** A shared aggregated role as this space resolves it: its rules and this space's roles it selects. */
+  private readonly aggregated = new Map<string, { own: number; shared: number; rules: PolicyRule[] }>();
   /** Keyed `namespace/name`. */
   readonly roles = new Map<string, PolicyRule[]>();
   readonly bindingsBySubject = new Map<string, BindingEntry[]>();
@@ -101,7 +110,27 @@ class SpacePolicy {
   /** The rules of the role an entry refers to; a ClusterRole missing here is looked up in `fallback`. */
   rulesOf(entry: BindingEntry, fallback: SpacePolicy | undefined): PolicyRule[] | undefined {
     if (entry.roleKind === 'Role') return entry.kind === 'RoleBinding' ? this.roles.get(`${entry.namespace}/${entry.roleName}`) : undefined;
-    return this.clusterRoles.get(entry.roleName) ?? fallback?.clusterRoles.get(entry.roleName);
+    return this.clusterRoles.get(entry.roleName) ?? (fallback && this.sharedRoleRules(entry.roleName, fallback));
+  }
+
+  /**
+   * A shared ClusterRole as this space sees it: an aggregated one (admin, edit, view) also holds
+   * the rules of this space's ClusterRoles its selectors match, as Kubernetes aggregates a
+   * CRD's `aggregate-to-view` role into `view`; another space's never count. Kept until a
+   * ClusterRole here or among the shared ones changes, so a check allocates nothing.
+   */
+  sharedRoleRules(name: string, shared: SpacePolicy): PolicyRule[] | undefined {
+    const base = shared.clusterRoles.get(name);
+    const selectors = shared.aggregations.get(name);
+    if (!base || !selectors) return base;
+    const known = this.aggregated.get(name);
+    if (known && known.own === this.generation && known.shared === shared.generation) return known.rules;
+    const rules = [...base];
+    for (const [role, labels] of this.clusterRoleLabels) {
+      if (selectors.some((sel) => sel.matches(labels))) rules.push(...(this.clusterRoles.get(role) ?? []));
+    }
+    this.aggregated.set(name, { own: this.generation, shared: shared.generation, rules });
+    return rules;
   }
 }
 
@@ -128,7 +157,15 @@ export class RbacIndex {
     }
     for (const policy of targets) {
       if (!obj) this.forget(policy, kind, namespace, name);
-      else if (kind === 'ClusterRole') policy.clusterRoles.set(name, (obj as RoleObject).rules ?? []);
+      else if (kind === 'ClusterRole') {
+        const role = obj as RoleObject;
+        policy.clusterRoles.set(name, role.rules ?? []);
+        policy.clusterRoleLabels.set(name, role.metadata.labels ?? {});
+        const selectors = (role.aggregationRule?.clusterRoleSelectors ?? []).flatMap((sel) => fromSelectorObject(sel) ?? []);
+        if (selectors.length > 0) policy.aggregations.set(name, selectors);
+        else policy.aggregations.delete(name);
+        policy.generation += 1;
+      }
       else if (kind === 'Role') policy.roles.set(`${namespace}/${name}`, (obj as RoleObject).rules ?? []);
       else {
         const binding = obj as BindingObject;
@@ -141,7 +178,12 @@ export class RbacIndex {
   }
 
   private forget(policy: SpacePolicy, kind: RbacKind, namespace: string, name: string): void {
-    if (kind === 'ClusterRole') policy.clusterRoles.delete(name);
+    if (kind === 'ClusterRole') {
+      policy.clusterRoles.delete(name);
+      policy.clusterRoleLabels.delete(name);
+      policy.aggregations.delete(name);
+      policy.generation += 1;
+    }
     else if (kind === 'Role') policy.roles.delete(`${namespace}/${name}`);
     else policy.removeBinding(`${kind}/${namespace}/${name}`);
   }
@@ -182,7 +224,9 @@ export class RbacIndex {
   roleRules(tenant: string, roleKind: string, namespace: string, name: string): PolicyRule[] | undefined {
     const own = this.spaces.get(tenant);
     if (roleKind === 'Role') return own?.roles.get(`${namespace}/${name}`);
-    return own?.clusterRoles.get(name) ?? (tenant === SYSTEM_TENANT ? undefined : this.shared.clusterRoles.get(name));
+    if (own?.clusterRoles.has(name)) return own.clusterRoles.get(name);
+    if (tenant === SYSTEM_TENANT) return undefined;
+    return own ? own.sharedRoleRules(name, this.shared) : this.shared.clusterRoles.get(name);
   }
 
   /** How many spaces hold policy of their own (a measure for benchmarks and tests). */

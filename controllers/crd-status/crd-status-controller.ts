@@ -9,7 +9,8 @@
  * - `Established` turns True once the names are accepted, and stays True. Kubernetes goes through
  *   a short `Installing` state while every API server catches up; one server needs none.
  * - A deleted CRD (Terminating, held by `customresourcecleanup.apiextensions.k8s.io`) has its
- *   custom resources in its space deleted, and is released once none is left.
+ *   custom resources in its space deleted (a shared system CRD's: in every space), and is released
+ *   once none is left.
  * - The registry's view of each space serves the kinds of its Established CRDs that are not
  *   being deleted (`ResourceRegistry.setSpaceKinds`), kept in step on every CRD change.
  */
@@ -18,17 +19,19 @@ import { nowTimestamp } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { customResourceKind } from '../../api/kinds/apiextensions/custom-resource.js';
+import { customResourceKinds } from '../../api/kinds/apiextensions/custom-resource.js';
 import { semanticEqual } from '../../api/validation/equality.js';
 import {
   conditionOf,
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
+  isSharedCrd,
   withCondition,
   type CustomResourceDefinition,
   type CustomResourceDefinitionCondition,
   type CustomResourceDefinitionNames,
 } from '../../api/kinds/apiextensions/types.js';
 import { ApiError } from '../../api/status.js';
+import { ALL_TENANTS, SYSTEM_TENANT } from '../../api/spaces.js';
 import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
 import type { ObjectKey } from '../../src/client/object-key.js';
@@ -39,6 +42,11 @@ export interface CrdStatusControllerDeps {
   crdDef: ResourceDefinition;
   registry: ResourceRegistry;
   log: { error(obj: object, msg: string): void };
+}
+
+/** What reconciling reads: the dependencies, and the informer's CRDs indexed by space. */
+interface CrdStatusState extends CrdStatusControllerDeps {
+  bySpace: CrdsBySpace;
 }
 
 export interface NamesAndConditions {
@@ -111,21 +119,53 @@ export function namesAndConditions(crd: CustomResourceDefinition, others: readon
   return { acceptedNames: names, namesAccepted, established };
 }
 
+/**
+ * The informer's CRDs by space, then name: every decision here concerns one space, and scanning
+ * every space's CRDs on each change made 10,000 CRDs cost minutes (`npm run bench:crds`).
+ */
+export class CrdsBySpace {
+  private readonly spaces = new Map<string, Map<string, CustomResourceDefinition>>();
+
+  apply(key: ObjectKey, obj: KubeObject | undefined): void {
+    let space = this.spaces.get(key.tenant);
+    if (obj) {
+      if (!space) this.spaces.set(key.tenant, (space = new Map()));
+      space.set(key.name, obj as CustomResourceDefinition);
+    } else if (space) {
+      space.delete(key.name);
+      if (space.size === 0) this.spaces.delete(key.tenant);
+    }
+  }
+
+  /** The CRDs of a space. */
+  in(tenant: string): Iterable<CustomResourceDefinition> {
+    return this.spaces.get(tenant)?.values() ?? [];
+  }
+
+  /** The spaces with a CRD of this name. */
+  spacesWith(name: string): string[] {
+    return [...this.spaces].filter(([, crds]) => crds.has(name)).map(([tenant]) => tenant);
+  }
+}
+
 /** The other CRDs of the space and group of `crd`. */
-function siblings(crds: Informer, crd: CustomResourceDefinition): CustomResourceDefinition[] {
-  const { tenant, name } = crd.metadata;
+function siblings(bySpace: CrdsBySpace, crd: CustomResourceDefinition): CustomResourceDefinition[] {
   const group = crd.spec?.group;
-  return crds.list((o) => o.metadata.tenant === tenant && o.metadata.name !== name && (o as CustomResourceDefinition).spec?.group === group) as CustomResourceDefinition[];
+  return [...bySpace.in(crd.metadata.tenant ?? '')].filter((o) => o.metadata.name !== crd.metadata.name && o.spec?.group === group);
 }
 
 /** Deletes the custom resources of a deleted CRD in its space; answers whether none is left. */
-async function deleteCustomResources(deps: CrdStatusControllerDeps, key: ObjectKey, crd: CustomResourceDefinition): Promise<boolean> {
-  const def = customResourceKind(crd);
+async function deleteCustomResources(deps: CrdStatusState, key: ObjectKey, crd: CustomResourceDefinition): Promise<boolean> {
+  // Every version shares one storage: deleting through the first deletes them all.
+  const def = customResourceKinds(crd)[0];
   if (!def) return true;
-  const scope = { tenant: key.tenant };
-  await deps.generic.deleteCollection(def, scope, {}, { propagationPolicy: 'Background' });
+  // A shared system CRD's custom resources are in every space, but for spaces with a CRD of their own by that name.
+  const ownersOfName = isSharedCrd(crd) ? new Set(deps.bySpace.spacesWith(crd.metadata.name ?? '').filter((t) => t !== SYSTEM_TENANT)) : undefined;
+  const scope = { tenant: ownersOfName ? ALL_TENANTS : key.tenant };
+  const query = ownersOfName ? { fieldMatch: (obj: KubeObject) => !ownersOfName.has(obj.metadata.tenant ?? '') } : {};
+  await deps.generic.deleteCollection(def, scope, query, { propagationPolicy: 'Background' });
   // Objects held by finalizers stay until their owners release them.
-  return (await deps.generic.list(def, scope, { limit: 1 })).items.length === 0;
+  return (await deps.generic.list(def, scope, { ...query, limit: 1 })).items.length === 0;
 }
 
 async function releaseFinalizer(deps: CrdStatusControllerDeps, key: ObjectKey): Promise<void> {
@@ -135,8 +175,8 @@ async function releaseFinalizer(deps: CrdStatusControllerDeps, key: ObjectKey): 
   });
 }
 
-async function updateStatus(deps: CrdStatusControllerDeps, key: ObjectKey, crd: CustomResourceDefinition): Promise<void> {
-  const { acceptedNames, namesAccepted, established } = namesAndConditions(crd, siblings(deps.crds, crd));
+async function updateStatus(deps: CrdStatusState, key: ObjectKey, crd: CustomResourceDefinition): Promise<void> {
+  const { acceptedNames, namesAccepted, established } = namesAndConditions(crd, siblings(deps.bySpace, crd));
   const now = nowTimestamp();
   const conditions = withCondition(withCondition(crd.status?.conditions ?? [], namesAccepted, now), established, now);
   if (semanticEqual(acceptedNames, crd.status?.acceptedNames ?? {}) && semanticEqual(conditions, crd.status?.conditions ?? [])) return;
@@ -152,7 +192,7 @@ async function updateStatus(deps: CrdStatusControllerDeps, key: ObjectKey, crd: 
   );
 }
 
-export async function reconcileCrd(deps: CrdStatusControllerDeps, key: ObjectKey): Promise<ReconcileResult> {
+async function reconcileCrd(deps: CrdStatusState, key: ObjectKey): Promise<ReconcileResult> {
   const crd = deps.crds.get(key) as CustomResourceDefinition | undefined;
   if (!crd) return done;
   try {
@@ -171,21 +211,27 @@ export async function reconcileCrd(deps: CrdStatusControllerDeps, key: ObjectKey
   return done;
 }
 
-/** Serves, in `tenant`, the kinds of its Established CRDs that are not being deleted. */
-function servedKindsChanged(deps: CrdStatusControllerDeps, tenant: string): void {
-  const live = deps.crds.list((o) => o.metadata.tenant === tenant && !o.metadata.deletionTimestamp) as CustomResourceDefinition[];
-  deps.registry.setSpaceKinds(tenant, live.flatMap((crd) => customResourceKind(crd) ?? []));
+/**
+ * Serves, in `tenant`, the kinds of its Established CRDs that are not being deleted; for the
+ * system space, also in every space the kinds of its shared CRDs.
+ */
+function servedKindsChanged(deps: CrdStatusState, tenant: string): void {
+  const live = [...deps.bySpace.in(tenant)].filter((o) => !o.metadata.deletionTimestamp);
+  deps.registry.setSpaceKinds(tenant, live.flatMap((crd) => customResourceKinds(crd)));
+  if (tenant === SYSTEM_TENANT) deps.registry.setSharedKinds(live.filter(isSharedCrd).flatMap((crd) => customResourceKinds(crd)));
 }
 
-export function crdStatusController(deps: CrdStatusControllerDeps): Controller {
+export function crdStatusController(options: CrdStatusControllerDeps): Controller {
+  const deps: CrdStatusState = { ...options, bySpace: new CrdsBySpace() };
   const controller = new Controller({ name: 'crd-status', reconcile: (key) => reconcileCrd(deps, key), log: deps.log });
   deps.crds.onChange((key, obj) => {
+    deps.bySpace.apply(key, obj);
     servedKindsChanged(deps, key.tenant);
     if (obj) controller.enqueue(key);
     // Names one CRD gives up or takes may change what the others of its group can have.
     const group = (obj as CustomResourceDefinition | undefined)?.spec?.group;
-    for (const other of deps.crds.list((o) => o.metadata.tenant === key.tenant && o.metadata.name !== key.name)) {
-      if (group === undefined || (other as CustomResourceDefinition).spec?.group === group) controller.enqueue({ tenant: key.tenant, namespace: '', name: other.metadata.name ?? '' });
+    for (const other of deps.bySpace.in(key.tenant)) {
+      if (other.metadata.name !== key.name && (group === undefined || other.spec?.group === group)) controller.enqueue({ tenant: key.tenant, namespace: '', name: other.metadata.name ?? '' });
     }
   });
   return controller;

@@ -2,8 +2,10 @@
  * Cross-space leak suite: CustomResourceDefinitions. A t1 CRD is invisible to t2 by every URL
  * form (list, get, the t1 and all-spaces prefixes, watch), cannot be changed or deleted from t2,
  * and only the system admin's all-spaces view lists both spaces' CRDs, with a TENANT column. Its
- * custom resources are served in t1 alone (paths, watch, legacy and aggregated discovery). The
- * shared view/edit/admin roles grant no CRDs, as Kubernetes' do not.
+ * custom resources are served in t1 alone (paths, watch, legacy and aggregated discovery, OpenAPI).
+ * The shared view/edit/admin roles grant no CRDs, as Kubernetes' do not, and aggregate a space's
+ * own aggregate-to-view roles there only. A system CRD shared with every space keeps each space's
+ * custom resources apart, and only the system admin's all-spaces view lists and watches them together.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
@@ -129,6 +131,117 @@ describe.each(backendCases(kubectlPath !== undefined))('CRD leaks on the $backen
       await eventually('admin to apply to carol', async () => (await carol.api.request('GET', '/api/v1/secrets')).status === 200);
       expect((await carol.api.request('GET', CRDS)).status).toBe(403);
       expect((await carol.api.request('POST', CRDS, { json: crd('caroltabs', 'CarolTab') })).status).toBe(403);
+    });
+
+    it('publishes its schema in t1’s OpenAPI only (v2 and v3), while t2’s same group shows t2’s kind', async () => {
+      const v3 = '/openapi/v3/apis/stable.example.com/v1';
+      const mine = await alice.api.request('GET', v3);
+      expect(mine.status).toBe(200);
+      expect(Object.keys(mine.json<{ components: { schemas: object } }>().components.schemas)).toContain('com.example.stable.v1.SecretTab');
+      const theirs = await bob.api.request('GET', v3);
+      expect(theirs.status).toBe(200);
+      expect(theirs.body).not.toContain('SecretTab');
+      expect(Object.keys(theirs.json<{ components: { schemas: object } }>().components.schemas)).toContain('com.example.stable.v1.BobTab');
+      const root = (await bob.api.request('GET', '/openapi/v3')).json<{ paths: object }>();
+      expect(Object.keys(root.paths)).toContain('apis/stable.example.com/v1');
+      for (const api of [bob.api, cluster.api]) expect((await api.request('GET', '/openapi/v2')).body).not.toContain('secrettabs');
+      expect((await alice.api.request('GET', '/openapi/v2')).body).toContain('secrettabs');
+    });
+
+    it('aggregates a space’s aggregate-to-view ClusterRoles into the shared view there only', async () => {
+      const viewer = (name: string, resources: string[]) => ({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name, labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+        rules: [{ apiGroups: ['stable.example.com'], resources, verbs: ['get', 'list', 'watch'] }],
+      });
+      const secretTabs = '/apis/stable.example.com/v1/namespaces/default/secrettabs';
+      // t2 aggregates every stable.example.com resource into its view: nothing of it reaches t1's view.
+      expect((await bob.api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { json: viewer('all-stable', ['*']) })).status).toBe(201);
+      expect((await alice.api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { json: viewer('secrettabs-view', ['secrettabs']) })).status).toBe(201);
+      await eventually('t1’s view to hold secrettabs', async () => (await carol.api.request('GET', secretTabs)).status === 200);
+      expect((await carol.api.request('GET', '/apis/stable.example.com/v1/namespaces/default/newtabs')).status).toBe(403);
+      expect((await carol.api.request('DELETE', `${secretTabs}/hidden`)).status).toBe(403);
+    });
+
+    describe('a system CRD shared with every space', () => {
+      const SHARED = 'gadgets.shared.example.com';
+      const gadgets = '/apis/shared.example.com/v1/namespaces/default/gadgets';
+      const gadget = (owner: string) => ({ apiVersion: 'shared.example.com/v1', kind: 'Gadget', metadata: { name: 'g1' }, spec: { owner } });
+      const sharedCrd = {
+        ...crd('gadgets', 'Gadget'),
+        metadata: { name: SHARED, labels: { 'arktos.futurewei.com/crd-sharing-policy': 'forced' } },
+      };
+      sharedCrd.spec = { ...sharedCrd.spec, group: 'shared.example.com', names: { plural: 'gadgets', kind: 'Gadget' } };
+
+      it('is served in every space from the request after it is Established', async () => {
+        expect((await cluster.api.request('POST', CRDS, { json: sharedCrd })).status).toBe(201);
+        const wait = await kubectl.run(['wait', '--for=condition=Established', `crd/${SHARED}`, '--timeout=20s'], { kubeconfig: cluster.server.adminKubeconfig });
+        expect(wait.code, wait.stderr).toBe(0);
+        // The system space serves it as soon as its informer sees it Established; every space with it.
+        await eventually('the system space to serve gadgets', async () => (await cluster.api.request('GET', '/apis/shared.example.com/v1')).status === 200);
+        for (const api of [alice.api, bob.api]) {
+          expect((await api.request('GET', '/apis/shared.example.com/v1')).json<{ resources: Array<{ name: string }> }>().resources.map((r) => r.name)).toEqual(['gadgets']);
+          const aggregated = await api.request('GET', '/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+          expect(aggregated.body).toContain('"gadgets"');
+        }
+        const listed = await kubectl.run(['api-resources', '--api-group=shared.example.com'], { kubeconfig: alice.kubeconfig, version: '1.33' });
+        expect(parseTable(listed.stdout).row('gadgets')).toMatchObject({ APIVERSION: 'shared.example.com/v1', KIND: 'Gadget' });
+      });
+
+      it('keeps each space’s custom resources under its own key, listed together only across spaces, with TENANT', async () => {
+        expect((await alice.api.request('POST', gadgets, { json: gadget('t1') })).status).toBe(201);
+        expect((await bob.api.request('POST', gadgets, { json: gadget('t2') })).status).toBe(201);
+        expect((await alice.api.request('GET', `${gadgets}/g1`)).json<{ spec: { owner: string } }>().spec.owner).toBe('t1');
+        expect((await bob.api.request('GET', `${gadgets}/g1`)).json<{ spec: { owner: string } }>().spec.owner).toBe('t2');
+        expect((await cluster.api.request('GET', `${gadgets}/g1`)).status).toBe(404);
+        for (const api of [alice.api, bob.api]) expect((await api.request('GET', gadgets)).json<{ items: unknown[] }>().items).toHaveLength(1);
+        const all = await kubectl.run(['get', 'gadgets', '-A'], { kubeconfig: allSpaces.kubeconfig, version: '1.33' });
+        expect(all.code, all.stderr).toBe(0);
+        expect(parseTable(all.stdout).header).toEqual(['NAMESPACE', 'TENANT', 'NAME', 'AGE']);
+        expect(parseTable(all.stdout).rows.map((r) => [r['TENANT'], r['NAME']]).sort()).toEqual([
+          ['t1', 'g1'],
+          ['t2', 'g1'],
+        ]);
+        const watched = await allSpaces.api.request('GET', '/tenants/all/apis/shared.example.com/v1/gadgets?watch=true&timeoutSeconds=1');
+        const events = watched.body.trim().split('\n').map((line) => JSON.parse(line) as { type: string; object: { metadata: { tenant: string }; spec: { owner: string } } });
+        expect(events.map((e) => [e.type, e.object.metadata.tenant, e.object.spec.owner]).sort()).toEqual([
+          ['ADDED', 't1', 't1'],
+          ['ADDED', 't2', 't2'],
+        ]);
+        // A tenant's watch of the kind sees its own only.
+        const mine = await bob.api.request('GET', `${gadgets}?watch=true&timeoutSeconds=1`);
+        expect(mine.body.trim().split('\n').map((line) => (JSON.parse(line) as { object: { spec: { owner: string } } }).object.spec.owner)).toEqual(['t2']);
+      });
+
+      it('is listed read-only in every space: no shadowing, changing or deleting it from a tenant', async () => {
+        const got = await kubectl.run(['get', 'crd', SHARED, '-o', 'jsonpath={.metadata.name}'], { kubeconfig: alice.kubeconfig, version: '1.33' });
+        expect(got.stdout).toBe(SHARED);
+        expect((await alice.api.request('GET', CRDS)).json<{ items: Array<{ metadata: { name: string } }> }>().items.map((i) => i.metadata.name)).toContain(SHARED);
+        const shadow = await bob.api.request('POST', CRDS, { json: sharedCrd });
+        expect(shadow.status).toBe(409);
+        expect(shadow.json<{ message: string }>().message).toBe(`customresourcedefinitions.apiextensions.k8s.io "${SHARED}" already exists: a system CRD shared with every space holds this name`);
+        for (const [method, json] of [['DELETE', undefined], ['PUT', sharedCrd]] as const) {
+          const res = await alice.api.request(method, `${CRDS}/${SHARED}`, json ? { json } : {});
+          expect(res.status, res.body).toBe(403);
+        }
+        const patched = await kubectl.run(['label', 'crd', SHARED, 'mine=yes'], { kubeconfig: alice.kubeconfig, version: '1.33' });
+        expect(patched.code).toBe(1);
+        expect(patched.stderr).toContain('is provided by the system and read-only in every space');
+        const deleted = await kubectl.run(['delete', 'crd', SHARED], { kubeconfig: bob.kubeconfig, version: '1.33' });
+        expect(deleted.code).toBe(1);
+      });
+
+      it('takes its custom resources in every space with it when the system deletes it', async () => {
+        const deleted = await kubectl.run(['delete', 'crd', SHARED, '--wait=false'], { kubeconfig: cluster.server.adminKubeconfig, version: '1.33' });
+        expect(deleted.code, deleted.stderr).toBe(0);
+        await eventually('the shared CRD to be gone', async () => (await cluster.api.request('GET', `${CRDS}/${SHARED}`)).status === 404);
+        for (const api of [alice.api, bob.api]) {
+          expect((await api.request('GET', `${gadgets}/g1`)).status).toBe(404);
+          expect((await api.request('GET', '/apis/shared.example.com/v1')).status).toBe(404);
+        }
+        expect((await allSpaces.api.request('GET', '/tenants/all/apis/shared.example.com/v1/gadgets')).status).toBe(404);
+      });
     });
   });
 });

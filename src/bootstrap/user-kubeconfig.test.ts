@@ -35,6 +35,13 @@ describe('issueUserKubeconfig', () => {
     expect(await readFile(join(dataDir, 'tokens.csv'), 'utf8')).toBe(tokensBefore);
   });
 
+  it('points a tenant user at its own space’s URL, so kubectl’s discovery cache is the space’s own', async () => {
+    for (const space of [undefined, 't1']) {
+      const config = parse(await issueUserKubeconfig({ dataDir, tenant: 't1', user: 'alice', server: 'https://127.0.0.1:7443', ...(space ? { space } : {}) })) as Kubeconfig;
+      expect(config.clusters[0]!.cluster.server).toBe('https://127.0.0.1:7443/tenants/t1');
+    }
+  });
+
   it('adds a token row with --token', async () => {
     const config = parse(await issueUserKubeconfig({ dataDir, tenant: 't1', user: 'bob', groups: ['dev'], credential: 'token' })) as Kubeconfig;
     const token = config.users[0]!.user.token!;
@@ -45,6 +52,8 @@ describe('issueUserKubeconfig', () => {
     const config = parse(await issueUserKubeconfig({ dataDir, tenant: 'system', user: 'root', space: 'all', server: 'https://127.0.0.1:7443/' })) as Kubeconfig;
     expect(config.clusters[0]!.cluster.server).toBe('https://127.0.0.1:7443/tenants/all');
     await expect(issueUserKubeconfig({ dataDir, tenant: 't1', user: 'alice', space: 't2' })).rejects.toThrow(/only users of the system tenant/);
+    const system = parse(await issueUserKubeconfig({ dataDir, tenant: 'system', user: 'root', server: 'https://127.0.0.1:7443' })) as Kubeconfig;
+    expect(system.clusters[0]!.cluster.server).toBe('https://127.0.0.1:7443');
     await expect(issueUserKubeconfig({ dataDir, tenant: 'all', user: 'alice' })).rejects.toThrow(/invalid tenant/);
   });
 });

@@ -3,8 +3,10 @@
  * issues a client certificate signed by the data directory's client CA (`CN` user,
  * `O=tenant:<t>`, one `OU` per group) and embeds it with its key; nothing is stored on the
  * server. With `credential: 'token'` it instead adds a token row to the token file (the running
- * server re-reads the file, no restart). `space` points a system user's kubeconfig at one space,
- * or at every space (`all`), through the `/tenants/<space>` prefix stock kubectl keeps.
+ * server re-reads the file, no restart). A tenant user's kubeconfig points at its space's own URL
+ * (`/tenants/<tenant>`, the prefix stock kubectl keeps): kubectl caches discovery on disk by
+ * server URL, so two spaces of one server must not share one. `space` points a system user's
+ * kubeconfig at one space, or at every space (`all`); the system's own has no prefix.
  *
  * @example
  *   const yaml = await issueUserKubeconfig({ dataDir: '.kube-spaces', tenant: 't1', user: 'alice', groups: ['dev'] });
@@ -31,7 +33,7 @@ export interface UserKubeconfigOptions {
   server?: string;
   /** Token mode only. Default: `<dataDir>/tokens.csv`. */
   tokenFile?: string;
-  /** For system users: the space (or `all`) the kubeconfig addresses through the prefix form. */
+  /** For system users: the space (or `all`) the kubeconfig addresses through the prefix form. A tenant user's is always its own. */
   space?: string;
 }
 
@@ -60,7 +62,7 @@ export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promi
   for (const g of groups) check('group', g, nameOk.test(g));
   if (options.space !== undefined) {
     check('space', options.space, DNS_LABEL.test(options.space));
-    if (options.tenant !== SYSTEM_TENANT) throw new Error('only users of the system tenant can address another space');
+    if (options.tenant !== SYSTEM_TENANT && options.space !== options.tenant) throw new Error('only users of the system tenant can address another space');
   }
 
   const caCert = await readFileIfExists(join(options.dataDir, 'ca.crt'));
@@ -71,7 +73,8 @@ export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promi
       : { clientCertificate: await issueClientCertificate(await readClientCa(options.dataDir), { user: options.user, tenant: options.tenant, groups }) };
 
   const base = (options.server ?? (await defaultServer(options.dataDir))).replace(/\/+$/, '');
-  const server = options.space === undefined ? base : `${base}/tenants/${options.space}`;
+  const space = options.space ?? (options.tenant === SYSTEM_TENANT ? undefined : options.tenant);
+  const server = space === undefined ? base : `${base}/tenants/${space}`;
   return renderKubeconfig({ server, caCert, userName: options.user, ...credential });
 }
 

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../api/status.js';
 import { resolveResource, type ResourceRequest } from './handlers/resolve-resource.js';
+import { warningHeaders } from './warning-headers.js';
 import { handleGet, handleList } from './handlers/read-handlers.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './handlers/write-handlers.js';
 import { handleWatch } from './handlers/watch-handler.js';
@@ -39,6 +40,8 @@ export const apiRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, optio
     if (!ctx || !info) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     if (info.kind === 'nonresource') return discoveryHandler(options.registry, ctx, request, reply);
     const req = resolveResource(options.registry, ctx, info);
+    // Writes add their own warnings after it (write-handlers), watches copy it into their head.
+    if (req.def.deprecationWarning) reply.header('Warning', warningHeaders([req.def.deprecationWarning]));
     return handlers[req.verb](deps, req, request, reply);
   };
 

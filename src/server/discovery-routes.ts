@@ -1,8 +1,11 @@
 /**
  * Discovery answers for the non-resource paths under `/api` and `/apis` (in any tenant form),
  * computed for the caller's space. Aggregated discovery when the client lists it in Accept
- * (v2 preferred, then v2beta1), legacy documents otherwise.
+ * (v2 preferred, then v2beta1), legacy documents otherwise. Aggregated discovery carries an ETag,
+ * as kube-apiserver's (`"<SHA-512 in upper-case hex>"`), and answers a matching If-None-Match
+ * with 304: a client that cached it revalidates, and sees a space's new CRD on its next request.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   aggregatedContentType,
@@ -40,7 +43,13 @@ export async function discoveryHandler(registry: ResourceRegistry, ctx: KubeRequ
     return sendText(reply.code(200), type, encodeJson(body, { pretty: requestWantsPretty(request) }));
   };
   const aggregated = parts.length === 1 ? aggregatedVersionAsked(request.headers.accept) : undefined;
-  if (aggregated) return send(aggregatedDiscovery(view, parts[0] === 'api', aggregated), aggregatedContentType(aggregated));
+  if (aggregated) {
+    const doc = aggregatedDiscovery(view, parts[0] === 'api', aggregated);
+    const etag = `"${createHash('sha512').update(encodeJson(doc)).digest('hex').toUpperCase()}"`;
+    reply.header('Cache-Control', 'public').header('Etag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return send(doc, aggregatedContentType(aggregated));
+  }
 
   if (parts[0] === 'api') {
     if (parts.length === 1) return send(apiVersions(request.hostname));

@@ -10,6 +10,7 @@ import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import { child, index, key } from '../../validation/field-path.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { validateImmutable } from '../apps/workload.js';
+import { compiledPattern } from './schema-validation.js';
 import { isConditionTrue, type CustomResourceDefinition, type CustomResourceDefinitionNames, type JSONSchemaProps } from './types.js';
 
 export const SCOPES = ['Cluster', 'Namespaced'];
@@ -72,6 +73,17 @@ function validateOpenAPISchema(schema: JSONSchemaProps | undefined, path: string
   ];
   for (const [name, present] of unsupported) if (present) errors.push(fieldErrors.forbidden(child(path, name), `${name} is not supported`));
   if (schema.type === 'null') errors.push(fieldErrors.forbidden(child(path, 'type'), 'type cannot be set to null'));
+  if (typeof schema.pattern === 'string') {
+    try {
+      compiledPattern(schema.pattern);
+    } catch (err) {
+      errors.push(fieldErrors.invalid(child(path, 'pattern'), schema.pattern, `must be a valid regular expression, but isn't: ${(err as Error).message}`));
+    }
+  }
+  // Refused rather than ignored: a rule that is never evaluated would accept what its author meant to forbid.
+  if (Array.isArray(schema['x-kubernetes-validations']) && schema['x-kubernetes-validations'].length > 0) {
+    errors.push(fieldErrors.forbidden(child(path, 'x-kubernetes-validations'), 'CEL validation rules cannot be evaluated by this server yet'));
+  }
   if (Array.isArray(schema.items)) errors.push(fieldErrors.forbidden(child(path, 'items'), 'items must be a schema object and not an array'));
   if (schema.uniqueItems === true) errors.push(fieldErrors.forbidden(child(path, 'uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
   const additional = schema.additionalProperties;

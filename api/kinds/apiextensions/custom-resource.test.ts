@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NOW } from '../apps/testing.js';
-import { customResourceKind, simpleJsonPath } from './custom-resource.js';
+import { customResourceKinds, defaultDeprecationWarning, simpleJsonPath } from './custom-resource.js';
+
+const customResourceKind = (c: CustomResourceDefinition) => customResourceKinds(c)[0];
 import type { CustomResourceDefinition } from './types.js';
 
 function crd(tenant: string, over: Partial<NonNullable<CustomResourceDefinition['spec']>> = {}, established = true): CustomResourceDefinition {
@@ -45,5 +47,36 @@ describe('customResourceKind', () => {
     expect(def.columns.map((c) => [c.name, c.priority])).toEqual([['Name', 0], ['Spec', 0], ['Replicas', 1]]);
     expect(def.columns.map((c) => c.cell({ metadata: { name: 'x' }, spec: { cronSpec: '* * * * */5', replicas: 3 } } as never, NOW))).toEqual(['x', '* * * * */5', 3]);
     expect(simpleJsonPath({ status: { items: ['a', 'b'] } }, '.status.items[1]')).toBe('b');
+  });
+
+  it('serves every served version, the storage version first, each stored in the storage version and named by its own', () => {
+    const schema = { openAPIV3Schema: { type: 'object' } };
+    const versions = [
+      { name: 'v1beta1', served: true, storage: false, deprecated: true, schema },
+      { name: 'v1', served: true, storage: true, schema, subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } } },
+      { name: 'v1alpha1', served: false, storage: false, schema },
+      { name: 'v2alpha1', served: true, storage: false, deprecated: true, deprecationWarning: 'v2alpha1 goes away in 2027', schema, selectableFields: [{ jsonPath: '.spec.color' }] },
+    ];
+    const kinds = customResourceKinds(crd('t1', { versions }));
+    expect(kinds.map((k) => [k.apiVersion, k.storageApiVersion, k.deprecationWarning])).toEqual([
+      ['stable.example.com/v1', 'stable.example.com/v1', undefined],
+      ['stable.example.com/v1beta1', 'stable.example.com/v1', 'stable.example.com/v1beta1 CronTab is deprecated; use stable.example.com/v1 CronTab'],
+      ['stable.example.com/v2alpha1', 'stable.example.com/v1', 'v2alpha1 goes away in 2027'],
+    ]);
+    const scale = kinds[0]!.scale!;
+    const obj = { metadata: {}, status: { replicas: 2, selector: 'app=x' } };
+    scale.setSpecReplicas(obj, 4);
+    expect([scale.specReplicas(obj), scale.statusReplicas(obj), scale.selector(obj)]).toEqual([4, 2, 'app=x']);
+    expect(kinds[1]!.scale).toBeUndefined();
+    expect(kinds[2]!.selectableFields['spec.color']!({ metadata: {}, spec: { color: 'red' } } as never)).toBe('red');
+  });
+
+  it('names the best newer version a deprecated one should give way to, as kube-apiserver', () => {
+    const spec = (versions: Array<{ name: string; served: boolean; deprecated?: boolean }>) => ({ group: 'g.io', names: { kind: 'K' }, versions });
+    expect(defaultDeprecationWarning('v1beta1', spec([{ name: 'v1beta1', served: true, deprecated: true }]))).toBe('g.io/v1beta1 K is deprecated');
+    expect(defaultDeprecationWarning('v1beta1', spec([{ name: 'v1beta1', served: true }, { name: 'v1beta2', served: true }, { name: 'v1', served: true }, { name: 'v2', served: false }]))).toBe(
+      'g.io/v1beta1 K is deprecated; use g.io/v1 K',
+    );
+    expect(defaultDeprecationWarning('v1', spec([{ name: 'v1', served: true }, { name: 'v1beta2', served: true }, { name: 'v2', served: true, deprecated: true }]))).toBe('g.io/v1 K is deprecated');
   });
 });

@@ -1,14 +1,17 @@
 /**
- * The kind an Established CRD serves: a resource definition for the generic store, built from
- * the CRD's storage version (its schema, subresources and printer columns) and accepted names.
+ * The kinds an Established CRD serves: a resource definition for the generic store per served
+ * version (its schema, subresources, printer columns, selectable fields and deprecation), under
+ * the accepted names, all stored in the storage version.
  * Compiled definitions are shared by identical CRDs, whatever their space, so a hundred spaces
  * installing the same CRD hold one definition (and one watch cache).
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../registry/object.js';
-import { defineKind, humanAge, nameColumn, type PrinterColumn, type ResourceDefinition } from '../../registry/resource-definition.js';
+import { defineKind, humanAge, nameColumn, type PrinterColumn, type ResourceDefinition, type ScaleSubresource } from '../../registry/resource-definition.js';
+import { compareKubeAwareVersions } from '../../registry/version-priority.js';
+import { applyDefaults, validateAgainstSchema } from './schema-validation.js';
 import { ref, type Schema } from '../../schema/schema.js';
-import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition } from './types.js';
+import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources } from './types.js';
 
 /** A simple JSON path (`.spec.cronSpec`, `.status.items[0]`) evaluated against an object. */
 export function simpleJsonPath(obj: unknown, path: string): unknown {
@@ -43,9 +46,29 @@ function printerColumn(col: CustomResourceColumnDefinition): PrinterColumn {
 /** Kubernetes' default when a version names no columns: the age, from the creation timestamp. */
 const DEFAULT_COLUMNS: CustomResourceColumnDefinition[] = [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' }];
 
-/** The storage version's schema, completed with the fields every object has. */
+/**
+ * The schema with what an embedded resource always has declared (apiVersion, kind, metadata), as
+ * kube-apiserver completes it, so they are neither pruned nor unknown to clients.
+ */
+function withEmbeddedTypeMeta(schema: Schema): Schema {
+  const out: Schema = { ...schema };
+  if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, withEmbeddedTypeMeta(s)]));
+  if (schema.items && !Array.isArray(schema.items)) out.items = withEmbeddedTypeMeta(schema.items);
+  if (typeof schema.additionalProperties === 'object') out.additionalProperties = withEmbeddedTypeMeta(schema.additionalProperties);
+  if (schema['x-kubernetes-embedded-resource']) {
+    out.properties = {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'),
+      ...out.properties,
+    };
+  }
+  return out;
+}
+
+/** The version's schema, completed with the fields every object has. */
 function objectSchema(group: string, version: string, kind: string, own: Schema | undefined): Schema {
-  const base: Schema = own ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const base: Schema = own ? withEmbeddedTypeMeta(own) : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   return {
     ...base,
     type: 'object',
@@ -59,30 +82,98 @@ function objectSchema(group: string, version: string, kind: string, own: Schema 
   };
 }
 
-function compile(crd: CustomResourceDefinition): ResourceDefinition | undefined {
+/** Sets the value at a simple JSON path (`.spec.replicas`), making the objects on the way. */
+function setSimpleJsonPath(obj: KubeObject, path: string, value: unknown): void {
+  const steps = path.split('.').filter((s) => s !== '');
+  let at = obj as Record<string, unknown>;
+  for (const step of steps.slice(0, -1)) {
+    const next = at[step];
+    at = (next !== null && typeof next === 'object' ? next : (at[step] = {})) as Record<string, unknown>;
+  }
+  at[steps[steps.length - 1]!] = value;
+}
+
+/** The scale subresource over the version's replica paths, as kube-apiserver's custom resource scale does. */
+function scaleSubresource(scale: NonNullable<CustomResourceSubresources['scale']>): ScaleSubresource {
+  const replicas = (obj: KubeObject, path: string | undefined): number => {
+    const value = path ? simpleJsonPath(obj, path) : undefined;
+    return typeof value === 'number' ? value : 0;
+  };
+  return {
+    specReplicas: (obj) => replicas(obj, scale.specReplicasPath),
+    setSpecReplicas: (obj, value) => setSimpleJsonPath(obj, scale.specReplicasPath ?? '', value),
+    statusReplicas: (obj) => replicas(obj, scale.statusReplicasPath),
+    selector: (obj) => {
+      const value = scale.labelSelectorPath ? simpleJsonPath(obj, scale.labelSelectorPath) : undefined;
+      return typeof value === 'string' ? value : '';
+    },
+  };
+}
+
+/** Field selectors on the version's `selectableFields`: the value at the path, as its text. */
+function selectableFields(fields: Array<{ jsonPath?: string }>): Record<string, (obj: KubeObject) => string | undefined> {
+  return Object.fromEntries(
+    fields.map(({ jsonPath = '' }) => [
+      jsonPath.replace(/^\./, ''),
+      (obj: KubeObject) => {
+        const value = simpleJsonPath(obj, jsonPath);
+        return value === undefined || value === null || typeof value === 'object' ? undefined : String(value);
+      },
+    ]),
+  );
+}
+
+/**
+ * kube-apiserver's text for a deprecated version without a warning of its own: the kind in that
+ * version is deprecated, and the best served, not deprecated, newer version is named.
+ */
+export function defaultDeprecationWarning(version: string, spec: NonNullable<CustomResourceDefinition['spec']>): string {
+  const kind = spec.names?.kind ?? '';
+  const text = `${spec.group}/${version} ${kind} is deprecated`;
+  const newer = (spec.versions ?? [])
+    .flatMap((v) => (v.served && !v.deprecated && v.name && compareKubeAwareVersions(version, v.name) > 0 ? [v.name] : []))
+    .sort(compareKubeAwareVersions);
+  return newer.length === 0 ? text : `${text}; use ${spec.group}/${newer[0]} ${kind}`;
+}
+
+/** The kinds of the served versions, the storage version's first. */
+function compile(crd: CustomResourceDefinition): ResourceDefinition[] {
   const spec = crd.spec;
   const names = crd.status?.acceptedNames;
-  const version = spec?.versions?.find((v) => v.storage && v.served);
-  if (!spec?.group || !names?.plural || !names.kind || !version?.name) return undefined;
-  const columns = version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : DEFAULT_COLUMNS;
-  return defineKind<KubeObject>({
-    group: spec.group,
-    version: version.name,
-    kind: names.kind,
-    resource: names.plural,
-    ...(names.singular ? { singular: names.singular } : {}),
-    scope: spec.scope === 'Cluster' ? 'space' : 'namespace',
-    shortNames: names.shortNames ?? [],
-    categories: names.categories ?? [],
-    schema: objectSchema(spec.group, version.name, names.kind, version.schema?.openAPIV3Schema as Schema | undefined),
-    kubeFinalizerNames: false,
-    status: version.subresources?.status !== undefined,
-    tracksGeneration: true,
-    columns: [nameColumn, ...columns.map(printerColumn)],
+  const storage = spec?.versions?.find((v) => v.storage);
+  if (!spec?.group || !names?.plural || !names.kind || !storage?.name) return [];
+  const served = (spec.versions ?? []).filter((v) => v.served && v.name);
+  served.sort((a, b) => (a === storage ? -1 : b === storage ? 1 : 0));
+  return served.map((version) => {
+    const columns = version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : DEFAULT_COLUMNS;
+    const scale = version.subresources?.scale;
+    const own = version.schema?.openAPIV3Schema;
+    const deprecationWarning = version.deprecated ? (version.deprecationWarning ?? defaultDeprecationWarning(version.name!, spec)) : undefined;
+    return defineKind<KubeObject>({
+      group: spec.group!,
+      version: version.name!,
+      storageVersion: storage.name,
+      ...(deprecationWarning !== undefined ? { deprecationWarning } : {}),
+      kind: names.kind!,
+      resource: names.plural!,
+      ...(names.singular ? { singular: names.singular } : {}),
+      scope: spec.scope === 'Cluster' ? 'space' : 'namespace',
+      shortNames: names.shortNames ?? [],
+      categories: names.categories ?? [],
+      schema: objectSchema(spec.group!, version.name!, names.kind!, own as Schema | undefined),
+      unstructured: true,
+      ...(own ? { defaults: (obj: KubeObject) => applyDefaults(obj, own), validate: (obj: KubeObject) => validateAgainstSchema(obj, own, '') } : {}),
+      kubeFinalizerNames: false,
+      status: version.subresources?.status !== undefined,
+      ...(scale ? { scale: scaleSubresource(scale) } : {}),
+      tracksGeneration: true,
+      columns: [nameColumn, ...columns.map(printerColumn)],
+      selectableFields: selectableFields(version.selectableFields ?? []),
+    });
   });
 }
 
-const compiled = new Map<string, ResourceDefinition | undefined>();
+const compiled = new Map<string, ResourceDefinition[]>();
 
 /** What the CRD decides about the served kind: its spec and accepted names. */
 function servedShapeHash(crd: CustomResourceDefinition): string {
@@ -90,12 +181,13 @@ function servedShapeHash(crd: CustomResourceDefinition): string {
 }
 
 /**
- * The kind `crd` serves, or undefined while it serves none (not Established, being deleted, or
- * without a served storage version). The same definition object is returned for identical CRDs.
+ * The kinds `crd` serves, one per served version with the storage version's first, or none
+ * while it serves nothing (not Established). The same definitions are returned for identical CRDs.
  */
-export function customResourceKind(crd: CustomResourceDefinition): ResourceDefinition | undefined {
-  if (!isConditionTrue(crd, 'Established')) return undefined;
+export function customResourceKinds(crd: CustomResourceDefinition): readonly ResourceDefinition[] {
+  if (!isConditionTrue(crd, 'Established')) return [];
   const hash = servedShapeHash(crd);
-  if (!compiled.has(hash)) compiled.set(hash, compile(crd));
-  return compiled.get(hash);
+  let kinds = compiled.get(hash);
+  if (!kinds) compiled.set(hash, (kinds = compile(crd)));
+  return kinds;
 }

@@ -1,5 +1,6 @@
 /** The shapes of apiextensions.k8s.io/v1 CustomResourceDefinition as the code reads them. */
 import type { KubeObject } from '../../registry/object.js';
+import { SYSTEM_TENANT } from '../../spaces.js';
 
 /** A JSON schema of a CRD version (only the fields the server reads are typed). */
 export interface JSONSchemaProps {
@@ -43,6 +44,11 @@ export interface CustomResourceColumnDefinition {
   jsonPath?: string;
 }
 
+export interface CustomResourceSubresources {
+  status?: Record<string, never>;
+  scale?: { specReplicasPath?: string; statusReplicasPath?: string; labelSelectorPath?: string };
+}
+
 export interface CustomResourceDefinitionVersion {
   name?: string;
   served?: boolean;
@@ -50,10 +56,7 @@ export interface CustomResourceDefinitionVersion {
   deprecated?: boolean;
   deprecationWarning?: string;
   schema?: { openAPIV3Schema?: JSONSchemaProps };
-  subresources?: {
-    status?: Record<string, never>;
-    scale?: { specReplicasPath?: string; statusReplicasPath?: string; labelSelectorPath?: string };
-  };
+  subresources?: CustomResourceSubresources;
   additionalPrinterColumns?: CustomResourceColumnDefinition[];
   selectableFields?: Array<{ jsonPath?: string }>;
 }
@@ -109,4 +112,17 @@ export function withCondition(conditions: readonly CustomResourceDefinitionCondi
   const old = conditions.find((c) => c.type === next.type);
   const merged = { ...next, lastTransitionTime: old && old.status === next.status ? old.lastTransitionTime : now };
   return old ? conditions.map((c) => (c.type === next.type ? merged : c)) : [...conditions, merged];
+}
+
+/**
+ * The label that shares a CRD of the system space with every space: Arktos' own, kept so its
+ * manifests work unchanged. Only `forced` is known: every space sees the CRD and serves its kind,
+ * each space's custom resources under its own key.
+ */
+export const CRD_SHARING_LABEL = 'arktos.futurewei.com/crd-sharing-policy';
+export const CRD_SHARING_FORCED = 'forced';
+
+/** Whether `crd` is a system CRD shared with every space. */
+export function isSharedCrd(crd: KubeObject): boolean {
+  return crd.metadata.tenant === SYSTEM_TENANT && crd.metadata.labels?.[CRD_SHARING_LABEL] === CRD_SHARING_FORCED;
 }

@@ -4,6 +4,7 @@
  * `pkg/apis/rbac/v1/defaults.go`, `pkg/apis/rbac/helpers.go` (`SubjectsStrings`).
  */
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
+import type { LabelSelectorObject } from '../../selection/label-selector.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, nameColumn, type PrinterColumn } from '../../registry/resource-definition.js';
 import { RBAC_GROUP } from '../../schema/rbac-types.js';
@@ -35,6 +36,8 @@ export interface RoleRef {
 /** What Role and ClusterRole share. */
 export interface RoleObject extends KubeObject {
   rules?: PolicyRule[];
+  /** ClusterRoles only: the roles whose rules this one aggregates. */
+  aggregationRule?: { clusterRoleSelectors?: LabelSelectorObject[] };
 }
 
 /** What RoleBinding and ClusterRoleBinding share. */

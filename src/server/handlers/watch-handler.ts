@@ -84,8 +84,14 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   );
 
   function startStream(): void {
+    const warning = reply.getHeader('warning');
     reply.hijack();
-    raw.writeHead(200, { 'Content-Type': watchContentType(streamFormat), 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    raw.writeHead(200, {
+      'Content-Type': watchContentType(streamFormat),
+      'Cache-Control': 'no-cache, private',
+      'Transfer-Encoding': 'chunked',
+      ...(warning !== undefined ? { Warning: warning } : {}),
+    });
     raw.flushHeaders();
   }
 

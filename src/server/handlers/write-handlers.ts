@@ -44,9 +44,9 @@ function writeOptions(request: FastifyRequest): WriteOptions & { warnings: strin
   };
 }
 
-/** `Warning: 299 - "text"` headers, which kubectl prints as `Warning: text`. */
-function addWarnings(reply: FastifyReply, warnings: string[]): void {
-  const headers = warningHeaders(warnings);
+/** `Warning: 299 - "text"` headers, which kubectl prints as `Warning: text`; a deprecated version's first, as kube-apiserver adds it first. */
+function addWarnings(reply: FastifyReply, req: ResourceRequest, warnings: string[]): void {
+  const headers = warningHeaders(req.def.deprecationWarning ? [req.def.deprecationWarning, ...warnings] : warnings);
   if (headers.length > 0) reply.header('Warning', headers);
 }
 
@@ -89,7 +89,7 @@ export async function handleCreate(deps: HandlerDeps, req: ResourceRequest, requ
   const opts = writeOptions(request);
   if (req.def.answer) return sendFormatted(reply, 201, format, await answerReview(deps, req, deps.generic.checkBody(req.def, body, opts)));
   const created = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, body, opts);
-  addWarnings(reply, opts.warnings);
+  addWarnings(reply, req, opts.warnings);
   return sendFormatted(reply, 201, format, created);
 }
 
@@ -102,7 +102,7 @@ export async function handleUpdate(deps: HandlerDeps, req: ResourceRequest, requ
     ...opts,
     subresource: writtenPart(req),
   });
-  addWarnings(reply, opts.warnings);
+  addWarnings(reply, req, opts.warnings);
   return sendFormatted(reply, created ? 201 : 200, format, object);
 }
 
@@ -128,7 +128,7 @@ export async function handlePatch(deps: HandlerDeps, req: ResourceRequest, reque
   };
   if (req.subresource === 'scale') return sendFormatted(reply, 200, format, await patchScale(deps, req, applyPatch, opts));
   const patched = await deps.generic.mutate(req.def, locationOf(req), applyPatch, { ...opts, subresource: writtenPart(req) });
-  addWarnings(reply, opts.warnings);
+  addWarnings(reply, req, opts.warnings);
   return sendFormatted(reply, 200, format, patched);
 }
 
@@ -185,7 +185,7 @@ async function handleApply(deps: HandlerDeps, req: ResourceRequest, request: Fas
     object = await deps.generic.create(req.def, { tenant: req.tenant, namespace: req.namespace }, applied(undefined), { ...opts, applied: true });
     code = 201;
   }
-  addWarnings(reply, opts.warnings);
+  addWarnings(reply, req, opts.warnings);
   return sendFormatted(reply, code, format, object);
 }
 
