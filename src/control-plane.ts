@@ -131,7 +131,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
 
   // One informer per kind, shared by every controller (and admission) that watches it.
   const watchCaches = new WatchCaches(generic, store);
-  const informers = new InformerFactory((def) => inProcessSource(watchCaches, def), (err, informer) => options.log.error({ err, informer }, 'informer error'));
+  const informers = new InformerFactory<ResourceDefinition>((def, space) => inProcessSource(watchCaches, def, space), (err, informer) => options.log.error({ err, informer }, 'informer error'));
   const tenants = informers.informerFor(tenantDef);
   const namespaces = informers.informerFor(kinds.namespaces);
   const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');

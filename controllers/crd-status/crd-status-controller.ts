@@ -115,7 +115,7 @@ export function namesAndConditions(crd: CustomResourceDefinition, others: readon
 function siblings(crds: Informer, crd: CustomResourceDefinition): CustomResourceDefinition[] {
   const { tenant, name } = crd.metadata;
   const group = crd.spec?.group;
-  return crds.list((o) => o.metadata.tenant === tenant && o.metadata.name !== name && (o as CustomResourceDefinition).spec?.group === group) as CustomResourceDefinition[];
+  return crds.lister<CustomResourceDefinition>().list({ tenant: tenant ?? '' }).filter((o) => o.metadata.name !== name && o.spec?.group === group);
 }
 
 /** Deletes the custom resources of a deleted CRD in its space; answers whether none is left. */
@@ -173,7 +173,7 @@ export async function reconcileCrd(deps: CrdStatusControllerDeps, key: ObjectKey
 
 /** Serves, in `tenant`, the kinds of its Established CRDs that are not being deleted. */
 function servedKindsChanged(deps: CrdStatusControllerDeps, tenant: string): void {
-  const live = deps.crds.list((o) => o.metadata.tenant === tenant && !o.metadata.deletionTimestamp) as CustomResourceDefinition[];
+  const live = deps.crds.lister<CustomResourceDefinition>().list({ tenant }).filter((o) => !o.metadata.deletionTimestamp);
   deps.registry.setSpaceKinds(tenant, live.flatMap((crd) => customResourceKind(crd) ?? []));
 }
 
@@ -184,8 +184,8 @@ export function crdStatusController(deps: CrdStatusControllerDeps): Controller {
     if (obj) controller.enqueue(key);
     // Names one CRD gives up or takes may change what the others of its group can have.
     const group = (obj as CustomResourceDefinition | undefined)?.spec?.group;
-    for (const other of deps.crds.list((o) => o.metadata.tenant === key.tenant && o.metadata.name !== key.name)) {
-      if (group === undefined || (other as CustomResourceDefinition).spec?.group === group) controller.enqueue({ tenant: key.tenant, namespace: '', name: other.metadata.name ?? '' });
+    for (const other of deps.crds.lister<CustomResourceDefinition>().list({ tenant: key.tenant })) {
+      if (other.metadata.name !== key.name && (group === undefined || other.spec?.group === group)) controller.enqueue({ tenant: key.tenant, namespace: '', name: other.metadata.name ?? '' });
     }
   });
   return controller;

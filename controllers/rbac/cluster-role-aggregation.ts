@@ -38,7 +38,7 @@ function isSharedDefault(obj: KubeObject): boolean {
 function aggregatedRules(deps: AggregationControllerDeps, role: AggregatedRole): PolicyRule[] {
   const selectors = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s) => fromSelectorObject(s)).filter((s) => s !== null);
   const tenant = role.metadata.tenant;
-  const candidates = deps.clusterRoles.list((obj) => obj.metadata.name !== role.metadata.name && (obj.metadata.tenant === tenant || isSharedDefault(obj)));
+  const candidates = deps.clusterRoles.lister().list().filter((obj) => obj.metadata.name !== role.metadata.name && (obj.metadata.tenant === tenant || isSharedDefault(obj)));
   // A space's own role hides a shared default of the same name.
   const byName = new Map<string, AggregatedRole>();
   for (const obj of candidates) if (obj.metadata.tenant === tenant || !byName.has(obj.metadata.name!)) byName.set(obj.metadata.name!, obj);
