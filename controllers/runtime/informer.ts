@@ -17,6 +17,7 @@ import { keyOf, keyString, type ObjectKey } from '../../src/client/object-key.js
 import type { WatchEvent } from '../../src/client/watch-events.js';
 import { Indexer, type IndexFunc } from './indexer.js';
 import { Lister } from './lister.js';
+import { sleep } from '../../src/client/sleep.js';
 
 /** Where an informer's events come from: the client's watch of a resource, or the server's own watch cache. */
 export type EventSource = (signal: AbortSignal) => AsyncIterable<WatchEvent<KubeObject>>;
@@ -159,16 +160,4 @@ export class Informer {
     timer.unref();
     this.timers.push(timer);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
