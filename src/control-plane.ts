@@ -1,6 +1,7 @@
 /**
  * The control plane behind the HTTP server: the registry of kinds, the generic store with its
- * admission plugins, and the in-process controllers. `serve` builds one; tests build one over a
+ * admission plugins, and the controllers that keep the server's own state (the controllers that run
+ * on the client are started apart, see in-process-controller-manager.ts). `serve` builds one; tests build one over a
  * temporary store.
  *
  * @example
@@ -19,9 +20,7 @@ import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
 import { KubernetesServiceController } from '../controllers/kubernetes-service/kubernetes-service-controller.js';
 import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kubernetes-service-objects.js';
-import { namespaceController } from '../controllers/namespace/namespace-controller.js';
 import { RootCaPublisher } from '../controllers/root-ca-publisher/root-ca-publisher.js';
-import { serviceAccountController } from '../controllers/service-account/service-account-controller.js';
 import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
@@ -175,8 +174,6 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const rootCaPublisher = new RootCaPublisher({ generic, tenants, namespaces, configMaps: informers.informerFor(configMapDef), configMapDef, log: options.log });
 
   const controllers: Controller[] = [
-    namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
-    serviceAccountController({ generic, tenants, namespaces, serviceAccounts, serviceAccountDef, log: options.log }),
     tenantController({ generic, registry, tenants, tenantDef, kinds, ensureSpaceDefaults: (tenant) => kubernetesService.ensureIn(tenant), log: options.log }),
     kubernetesService.controller,
     rootCaPublisher.controller,

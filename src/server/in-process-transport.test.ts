@@ -11,14 +11,16 @@ describe('the client over the in-process transport', () => {
   const stoppedWatches: string[] = [];
 
   beforeAll(async () => {
-    server = await startInProcessServer((plane) => {
-      // Counts the server's watches that end, to see a client leaving end the server's watch.
-      const startWatch = plane.watchCaches.startWatch.bind(plane.watchCaches);
-      vi.spyOn(plane.watchCaches, 'startWatch').mockImplementation(async (...args) => {
-        const active = await startWatch(...args);
-        const scope = `${args[1].tenant}/${args[1].namespace ?? ''}`;
-        return { stop: () => (stoppedWatches.push(scope), active.stop()) };
-      });
+    server = await startInProcessServer({
+      beforeApp(plane) {
+        // Counts the server's watches that end, to see a client leaving end the server's watch.
+        const startWatch = plane.watchCaches.startWatch.bind(plane.watchCaches);
+        vi.spyOn(plane.watchCaches, 'startWatch').mockImplementation(async (...args) => {
+          const active = await startWatch(...args);
+          const scope = `${args[1].tenant}/${args[1].namespace ?? ''}`;
+          return { stop: () => (stoppedWatches.push(scope), active.stop()) };
+        });
+      },
     });
     admin = clientAs(user('system:controller:test', 'system', ['system:masters']));
     for (const name of ['t1', 't2']) await admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name } });
@@ -38,6 +40,18 @@ describe('the client over the in-process transport', () => {
       ['t1', 't1'],
       ['t2', 't2'],
     ]);
+  });
+
+  it('answers a write with a body as complete, not as a body left unread (connection: close)', async () => {
+    const token = server.tokenFor(user('system:controller:test', 'system', ['system:masters']));
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/namespaces/default/configmaps',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ metadata: { name: 'read-body' } }),
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.headers.connection).toBe('keep-alive');
   });
 
   it('authorizes the identity named: no back door around RBAC or the tenant gate', async () => {

@@ -1,0 +1,62 @@
+/**
+ * The controller manager of the controllers that run on the client: shared informers over every
+ * space, read with the manager's own identity, and each controller writing under its own
+ * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
+ * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
+ * election is the caller's (leader-election.ts).
+ *
+ * @example
+ *   const manager = startControllerManager({ informerClient, clientFor: (identity) => clientAs(identity), log });
+ *   await manager.synced;
+ *   await manager.stop();
+ */
+import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
+import { namespaces, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
+import type { KubeClient } from '../src/client/kube-client.js';
+import { namespaceController } from './namespace/namespace-controller.js';
+import { clientSources } from './runtime/client-source.js';
+import type { Controller } from './runtime/controller.js';
+import { InformerFactory } from './runtime/informer-factory.js';
+import { serviceAccountController } from './service-account/service-account-controller.js';
+
+export interface ControllerManagerOptions {
+  /** Acts as CONTROLLER_MANAGER_USER: reads for the shared informers. */
+  informerClient: KubeClient;
+  /** A client acting as one of CONTROLLER_USERS. */
+  clientFor(user: string): KubeClient;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+export interface ControllerManager {
+  /** Resolves once every shared informer has its first listing. */
+  synced: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startControllerManager(options: ControllerManagerOptions): ControllerManager {
+  const { log } = options;
+  const informers = new InformerFactory(clientSources(options.informerClient), (err, informer) => log.error({ err, informer }, 'informer error'));
+  const tenantInformer = informers.informerFor(tenants);
+  const namespaceInformer = informers.informerFor(namespaces);
+  const serviceAccountInformer = informers.informerFor(serviceAccounts);
+  const controllers: Controller[] = [
+    namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
+    serviceAccountController({
+      client: options.clientFor(CONTROLLER_USERS.serviceAccount),
+      tenants: tenantInformer,
+      namespaces: namespaceInformer,
+      serviceAccounts: serviceAccountInformer,
+      log,
+    }),
+  ];
+  informers.start();
+  for (const controller of controllers) controller.start();
+  log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');
+  return {
+    synced: Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer].map((i) => i.waitForSync())).then(() => undefined),
+    async stop() {
+      informers.stop();
+      await Promise.all(controllers.map((c) => c.stop()));
+    },
+  };
+}
