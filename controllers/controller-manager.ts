@@ -50,11 +50,18 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
     }),
   ];
   informers.start();
-  for (const controller of controllers) controller.start();
-  log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');
+  let stopped = false;
+  // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
+  // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
+  const synced = Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer].map((i) => i.waitForSync())).then(() => {
+    if (stopped) return;
+    for (const controller of controllers) controller.start();
+    log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');
+  });
   return {
-    synced: Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer].map((i) => i.waitForSync())).then(() => undefined),
+    synced,
     async stop() {
+      stopped = true;
       informers.stop();
       await Promise.all(controllers.map((c) => c.stop()));
     },

@@ -3,6 +3,7 @@
  * `default` ServiceAccount, when the namespace appears and again if someone deletes the account.
  * Namespaces and tenants being deleted are left alone, so the namespace controller and the tenant
  * teardown, which delete every account, converge. Queue keys are namespaces (tenant included).
+ * Its informers must have synced before it starts: an empty cache would claim every account missing.
  * A client of the API, as `system:controller:service-account-controller`.
  */
 import { isAlreadyExists, isForbidden, isNotFound } from '../../src/client/api-status.js';
@@ -29,8 +30,6 @@ export async function reconcileDefaultServiceAccount(deps: ServiceAccountControl
   if (!namespace || namespace.metadata.deletionTimestamp) return done;
   const tenant = deps.tenants.get({ tenant: '', namespace: '', name: key.tenant });
   if (!tenant || tenant.metadata.deletionTimestamp) return done;
-  // Before the first list the cache would claim every account is missing.
-  await deps.serviceAccounts.waitForSync();
   if (deps.serviceAccounts.get({ tenant: key.tenant, namespace: key.name, name: DEFAULT_SERVICE_ACCOUNT })) return done;
   try {
     await deps.client
