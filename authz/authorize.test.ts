@@ -50,6 +50,9 @@ describe('Authorizer', () => {
     expect(can(namespaceController, { verb: 'create', group: '', resource: 'configmaps', namespace: 'x', tenant: 't1' })).toBe(false);
     expect(can(serviceAccountController, { verb: 'create', group: '', resource: 'serviceaccounts', namespace: 'x', tenant: 't1' })).toBe(true);
     expect(can(serviceAccountController, { verb: 'delete', group: '', resource: 'serviceaccounts', namespace: 'x', tenant: 't1', name: 'default' })).toBe(false);
+    const aggregationController = user('system:controller:clusterrole-aggregation-controller', 'system');
+    expect(can(aggregationController, { verb: 'escalate', group: RBAC, resource: 'clusterroles', name: 'admin', tenant: 't1' })).toBe(true);
+    expect(can(aggregationController, { verb: 'create', group: RBAC, resource: 'clusterrolebindings', tenant: 't1' })).toBe(false);
   });
 
   it('applies a ClusterRoleBinding to the whole space and a RoleBinding to its namespace only', () => {

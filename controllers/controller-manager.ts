@@ -1,5 +1,6 @@
 /**
- * The controller manager of the controllers that run on the client: shared informers over every
+ * The controller manager of the controllers that run on the client (namespace, service account,
+ * ClusterRole aggregation): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
  * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
@@ -11,9 +12,11 @@
  *   await manager.stop();
  */
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
+import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
 import { namespaces, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
 import type { KubeClient } from '../src/client/kube-client.js';
 import { namespaceController } from './namespace/namespace-controller.js';
+import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
 import { clientSources } from './runtime/client-source.js';
 import type { Controller } from './runtime/controller.js';
 import { InformerFactory } from './runtime/informer-factory.js';
@@ -39,6 +42,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const tenantInformer = informers.informerFor(tenants);
   const namespaceInformer = informers.informerFor(namespaces);
   const serviceAccountInformer = informers.informerFor(serviceAccounts);
+  const clusterRoleInformer = informers.informerFor(clusterRoles);
   const controllers: Controller[] = [
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
     serviceAccountController({
@@ -48,12 +52,13 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       serviceAccounts: serviceAccountInformer,
       log,
     }),
+    clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
   ];
   informers.start();
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const synced = Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer].map((i) => i.waitForSync())).then(() => {
+  const synced = Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer].map((i) => i.waitForSync())).then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');

@@ -1,11 +1,12 @@
 /**
  * The controller manager as processes of their own (`kube-spaces controllers`) against
  * `serve --controllers=false`, on both backends: two managers started together, exactly one acts
- * and the Lease names it; the namespace and service-account controllers work from there, under
+ * and the Lease names it; the namespace, service-account and aggregation controllers work from there, under
  * their own identities; kill -9 of the leader and the other takes over once the lease has expired
  * on its own clock; SIGTERM releases the lease.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
 import { configMaps, isNotFound, KubeClient, leases, namespaces, serviceAccounts, type Lease } from '../src/client/index.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { startControllerManager, type ControllerManagerProcess } from './harness/controller-manager.js';
@@ -51,7 +52,9 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
       await cluster?.cleanup();
     });
 
-    it('runs no namespace or service-account controller in the server', async () => {
+    const adminRules = async (): Promise<unknown[]> => ((await admin.space('system').resource(clusterRoles).get('admin')).rules ?? []);
+
+    it('runs no namespace, service-account or aggregation controller in the server', async () => {
       const space = admin.space('system');
       await space.resource(namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'unmanaged' } });
       // The root CA publisher still runs in the server: once its ConfigMap is there, a server-side
@@ -59,6 +62,7 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
       await vi.waitFor(() => space.namespace('unmanaged').resource(configMaps).get('kube-root-ca.crt'), { timeout: 10_000, interval: 100 });
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await space.namespace('unmanaged').resource(serviceAccounts).get('default').then(() => 'found', (err: unknown) => (isNotFound(err) ? 'absent' : err))).toBe('absent');
+      expect(await adminRules()).toEqual([]);
     });
 
     it('elects one of two managers started together; the leader runs the controllers', async () => {
@@ -71,6 +75,8 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
       // The namespace from before the managers started gets its account too (level-based).
       await vi.waitFor(() => admin.space('system').namespace('unmanaged').resource(serviceAccounts).get('default'), { timeout: 15_000, interval: 100 });
       await expectControllersWork('managed-1');
+      // The shared `admin` role aggregated from the roles labelled for it.
+      await vi.waitFor(async () => expect((await adminRules()).length).toBeGreaterThan(0), { timeout: 15_000, interval: 100 });
       // Still one acting after several renewals.
       expect(acting()).toHaveLength(1);
     });

@@ -30,7 +30,6 @@ import { InformerFactory } from '../controllers/runtime/informer-factory.js';
 import type { ObjectKey } from './client/object-key.js';
 import { ensureSpaceLayout, type SpaceKinds } from '../controllers/tenant/space-layout.js';
 import { tenantController } from '../controllers/tenant/tenant-controller.js';
-import { clusterRoleAggregationController } from '../controllers/rbac/cluster-role-aggregation.js';
 import { ensureBootstrapPolicy } from '../controllers/rbac/ensure-bootstrap-policy.js';
 import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
@@ -178,7 +177,6 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     kubernetesService.controller,
     rootCaPublisher.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
-    clusterRoleAggregationController({ generic, clusterRoles: rbacInformers[1]!, clusterRoleDef: kinds.clusterRoles, log: options.log }),
   ];
   // One collector over every space, on the same shared informers.
   const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });

@@ -99,6 +99,7 @@ export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 export const CONTROLLER_USERS = {
   namespace: 'system:controller:namespace-controller',
   serviceAccount: 'system:controller:service-account-controller',
+  clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
 } as const;
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
@@ -106,6 +107,7 @@ function controllerRoles(): ClusterRole[] {
   return [
     clusterRole(CONTROLLER_MANAGER_USER, [
       rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts']),
+      rule(READ, [RBAC_GROUP], ['clusterroles']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
     ]),
@@ -115,6 +117,8 @@ function controllerRoles(): ClusterRole[] {
       rule(['get', 'list', 'delete', 'deletecollection'], ['*'], ['*']),
     ]),
     clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
+    // `escalate`: the rules it writes are the aggregated roles', not its own.
+    clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
   ];
 }
 
