@@ -1,8 +1,8 @@
 /**
  * The control plane behind the HTTP server: the registry of kinds, the generic store with its
- * admission plugins, and the controllers that keep the server's own state (the controllers that run
- * on the client are started apart, see in-process-controller-manager.ts). `serve` builds one; tests build one over a
- * temporary store.
+ * admission plugins, and the controllers that still run on the server's own watch cache and store
+ * (those on the client run in the controller manager, see in-process-controller-manager.ts).
+ * `serve` builds one; tests build one over a temporary store.
  *
  * @example
  *   const plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
