@@ -1,15 +1,17 @@
 /**
  * The controller manager as processes of their own (`kube-spaces controllers`) against
  * `serve --controllers=false`, on both backends: two managers started together, exactly one acts
- * and the Lease names it; the namespace, service-account and aggregation controllers work from there, under
- * their own identities; kill -9 of the leader and the other takes over once the lease has expired
- * on its own clock; SIGTERM releases the lease.
+ * and the Lease names it; the namespace, service-account and aggregation controllers work from
+ * there, the manager as system:kube-controller-manager (least privilege) and each controller as
+ * its own user by impersonation; kill -9 of the leader and the other takes over once the lease has
+ * expired on its own clock; SIGTERM releases the lease.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
 import { configMaps, isNotFound, KubeClient, leases, namespaces, serviceAccounts, type Lease } from '../src/client/index.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { startControllerManager, type ControllerManagerProcess } from './harness/controller-manager.js';
+import { certificateKubeconfig } from './harness/spaces.js';
 
 const TIMING = { leaseDuration: '3s', renewDeadline: '2s', retryPeriod: '500ms' };
 const LEASE_MS = 3_000;
@@ -21,6 +23,8 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
   describe.skipIf(skip)('against serve --controllers=false', () => {
     let cluster: TestCluster;
     let admin: KubeClient;
+    /** The manager's own user, with only the bootstrap policy's system:kube-controller-manager role. */
+    let managerKubeconfig: string;
     const managers: ControllerManagerProcess[] = [];
     const lease = (): Promise<Lease> => admin.space('system').namespace('kube-system').resource(leases).get('kube-controller-manager');
     const killed = new Set<ControllerManagerProcess>();
@@ -45,6 +49,7 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
     beforeAll(async () => {
       cluster = await startCluster(backend, { extraArgs: ['--controllers=false'] });
       admin = await KubeClient.fromKubeconfig({ path: cluster.server.adminKubeconfig });
+      managerKubeconfig = (await certificateKubeconfig(cluster, { tenant: 'system', user: 'system:kube-controller-manager' })).kubeconfig;
     });
     afterAll(async () => {
       await Promise.all(managers.map((m) => m.kill9()));
@@ -66,7 +71,7 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
     });
 
     it('elects one of two managers started together; the leader runs the controllers', async () => {
-      managers.push(startControllerManager(cluster.server.adminKubeconfig, TIMING), startControllerManager(cluster.server.adminKubeconfig, TIMING));
+      managers.push(startControllerManager(managerKubeconfig, TIMING), startControllerManager(managerKubeconfig, TIMING));
       const identities = await Promise.all(managers.map((m) => m.identity()));
       await vi.waitFor(() => expect(acting()).toHaveLength(1), { timeout: 15_000, interval: 100 });
       const leader = acting()[0]!;
