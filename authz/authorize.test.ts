@@ -36,6 +36,25 @@ describe('Authorizer', () => {
     expect(can(alice, { verb: 'get', path: '/metrics' })).toBe(false);
   });
 
+  it('gives each controller user of the system space what its controller does, in every space, and no more', () => {
+    const manager = user('system:kube-controller-manager', 'system');
+    const namespaceController = user('system:controller:namespace-controller', 'system');
+    const serviceAccountController = user('system:controller:service-account-controller', 'system');
+    expect(can(manager, { verb: 'watch', group: '', resource: 'namespaces', tenant: 'all' })).toBe(true);
+    expect(can(manager, { verb: 'update', group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-system', name: 'kube-controller-manager' })).toBe(true);
+    expect(can(manager, { verb: 'impersonate', group: '', resource: 'users', name: 'system:controller:namespace-controller' })).toBe(true);
+    expect(can(manager, { verb: 'impersonate', group: '', resource: 'users', name: 'admin' })).toBe(false);
+    expect(can(manager, { verb: 'delete', group: '', resource: 'namespaces', tenant: 't1', name: 'x' })).toBe(false);
+    expect(can(namespaceController, { verb: 'deletecollection', group: 'apps', resource: 'deployments', namespace: 'x', tenant: 't1' })).toBe(true);
+    expect(can(namespaceController, { verb: 'update', group: '', resource: 'namespaces', subresource: 'finalize', name: 'x', tenant: 't1' })).toBe(true);
+    expect(can(namespaceController, { verb: 'create', group: '', resource: 'configmaps', namespace: 'x', tenant: 't1' })).toBe(false);
+    expect(can(serviceAccountController, { verb: 'create', group: '', resource: 'serviceaccounts', namespace: 'x', tenant: 't1' })).toBe(true);
+    expect(can(serviceAccountController, { verb: 'delete', group: '', resource: 'serviceaccounts', namespace: 'x', tenant: 't1', name: 'default' })).toBe(false);
+    const aggregationController = user('system:controller:clusterrole-aggregation-controller', 'system');
+    expect(can(aggregationController, { verb: 'escalate', group: RBAC, resource: 'clusterroles', name: 'admin', tenant: 't1' })).toBe(true);
+    expect(can(aggregationController, { verb: 'create', group: RBAC, resource: 'clusterrolebindings', tenant: 't1' })).toBe(false);
+  });
+
   it('applies a ClusterRoleBinding to the whole space and a RoleBinding to its namespace only', () => {
     put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('readers', 'pod-reader', [{ kind: 'User', name: 'alice' }]));
     put(rbac, 'RoleBinding', 't1', { metadata: { name: 'bob-reads', namespace: 'ns1' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'pod-reader' }, subjects: [{ kind: 'User', name: 'bob' }] });

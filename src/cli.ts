@@ -5,12 +5,15 @@
  * @example
  *   kube-spaces serve                                    # embedded SQLite in ./.kube-spaces
  *   kube-spaces serve --etcd-servers=http://127.0.0.1:2379 --secure-port=6443
+ *   kube-spaces serve --controllers=false && kube-spaces controllers --kubeconfig .kube-spaces/admin.kubeconfig
  */
 import { join } from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { issueUserKubeconfig } from './bootstrap/user-kubeconfig.js';
 import { serve } from './serve.js';
+import { parseDuration, runControllers } from './run-controllers.js';
+import { DEFAULT_LEADER_ELECTION_TIMING } from '../controllers/runtime/leader-election.js';
 
 /** `--flag=a,b --flag c` → ['a', 'b', 'c']. */
 function commaList(values: readonly (string | number)[] | undefined): string[] {
@@ -35,6 +38,7 @@ await yargs(hideBin(process.argv))
         .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'Certificates, tokens, kubeconfig and embedded state' })
         .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
         .option('service-cluster-ip-range', { type: 'string', default: '10.96.0.0/12', describe: 'IPv4 CIDR each space allocates Service cluster IPs from' })
+        .option('controllers', { type: 'boolean', default: true, describe: 'Run the controller manager in the server (false: run `kube-spaces controllers` against it)' })
         .check((argv) => {
           const port = argv['secure-port'];
           if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--secure-port must be 0-65535, got ${port}`);
@@ -50,6 +54,33 @@ await yargs(hideBin(process.argv))
         dataDir,
         tlsSans: commaList(argv['tls-san']),
         serviceClusterIpRange: argv['service-cluster-ip-range'],
+        controllers: argv.controllers,
+      });
+    },
+  )
+  .command(
+    'controllers',
+    'Run the controller manager against a kube-spaces server, leader-elected on a Lease in the system space',
+    (y) =>
+      y
+        .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system user who may impersonate the controllers\' users' })
+        .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
+        .option('leader-elect-lease-duration', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.leaseDurationMs / 1000}s`, describe: 'How long a standby waits for a renewal before taking the lease' })
+        .option('leader-elect-renew-deadline', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.renewDeadlineMs / 1000}s`, describe: 'How long the leader retries renewing before it stops leading' })
+        .option('leader-elect-retry-period', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.retryPeriodMs / 1000}s`, describe: 'Time between tries to acquire or renew' })
+        .check((argv) => {
+          for (const flag of ['leader-elect-lease-duration', 'leader-elect-renew-deadline', 'leader-elect-retry-period'] as const) parseDuration(argv[flag]);
+          return true;
+        }),
+    async (argv) => {
+      await runControllers({
+        kubeconfig: argv.kubeconfig,
+        context: argv.context,
+        timing: {
+          leaseDurationMs: parseDuration(argv['leader-elect-lease-duration']),
+          renewDeadlineMs: parseDuration(argv['leader-elect-renew-deadline']),
+          retryPeriodMs: parseDuration(argv['leader-elect-retry-period']),
+        },
       });
     },
   )

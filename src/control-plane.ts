@@ -1,7 +1,8 @@
 /**
  * The control plane behind the HTTP server: the registry of kinds, the generic store with its
- * admission plugins, and the in-process controllers. `serve` builds one; tests build one over a
- * temporary store.
+ * admission plugins, and the controllers that still run on the server's own watch cache and store
+ * (those on the client run in the controller manager, see in-process-controller-manager.ts).
+ * `serve` builds one; tests build one over a temporary store.
  *
  * @example
  *   const plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
@@ -21,9 +22,7 @@ import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
 import { KubernetesServiceController } from '../controllers/kubernetes-service/kubernetes-service-controller.js';
 import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kubernetes-service-objects.js';
-import { namespaceController } from '../controllers/namespace/namespace-controller.js';
 import { RootCaPublisher } from '../controllers/root-ca-publisher/root-ca-publisher.js';
-import { serviceAccountController } from '../controllers/service-account/service-account-controller.js';
 import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
@@ -33,7 +32,6 @@ import { InformerFactory } from '../controllers/runtime/informer-factory.js';
 import type { ObjectKey } from './client/object-key.js';
 import { ensureSpaceLayout, type SpaceKinds } from '../controllers/tenant/space-layout.js';
 import { tenantController } from '../controllers/tenant/tenant-controller.js';
-import { clusterRoleAggregationController } from '../controllers/rbac/cluster-role-aggregation.js';
 import { ensureBootstrapPolicy } from '../controllers/rbac/ensure-bootstrap-policy.js';
 import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
@@ -140,7 +138,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
 
   // One informer per kind, shared by every controller (and admission) that watches it.
   const watchCaches = new WatchCaches(generic, store);
-  const informers = new InformerFactory((def) => inProcessSource(watchCaches, def), (err, informer) => options.log.error({ err, informer }, 'informer error'));
+  const informers = new InformerFactory<ResourceDefinition>((def, space) => inProcessSource(watchCaches, def, space), (err, informer) => options.log.error({ err, informer }, 'informer error'));
   const tenants = informers.informerFor(tenantDef);
   const namespaces = informers.informerFor(kinds.namespaces);
   const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');
@@ -185,13 +183,10 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const rootCaPublisher = new RootCaPublisher({ generic, tenants, namespaces, configMaps: informers.informerFor(configMapDef), configMapDef, log: options.log });
 
   const controllers: Controller[] = [
-    namespaceController({ generic, registry, namespaces, namespaceDef: kinds.namespaces, log: options.log }),
-    serviceAccountController({ generic, tenants, namespaces, serviceAccounts, serviceAccountDef, log: options.log }),
     tenantController({ generic, registry, tenants, tenantDef, kinds, ensureSpaceDefaults: (tenant) => kubernetesService.ensureIn(tenant), log: options.log }),
     kubernetesService.controller,
     rootCaPublisher.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
-    clusterRoleAggregationController({ generic, clusterRoles: rbacInformers[1]!, clusterRoleDef: kinds.clusterRoles, log: options.log }),
   ];
   // One collector over every space, on the same shared informers.
   const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });

@@ -20,6 +20,8 @@ import { readBuildInfo, versionInfo } from './server/build-info.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
 import { exitOnSignals } from './shutdown.js';
+import { InProcessIdentities } from '../authz/in-process-identities.js';
+import { startInProcessControllerManager } from './in-process-controller-manager.js';
 
 export interface ServeOptions {
   securePort: number;
@@ -31,6 +33,8 @@ export interface ServeOptions {
   tlsSans: readonly string[];
   /** IPv4 CIDR that every space allocates Service cluster IPs from. */
   serviceClusterIpRange: string;
+  /** Run the controller manager in this process (false: `kube-spaces controllers` runs it elsewhere). */
+  controllers: boolean;
 }
 
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
@@ -57,6 +61,8 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
     const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, log: logger });
     const serviceAccountTokens = new ServiceAccountTokens(await ensureServiceAccountKey(options.dataDir, logger));
+    // The in-process controllers' identities: tokens that exist in this process only.
+    const inProcessIdentities = new InProcessIdentities();
     const tokenAuthenticators = [
       bearerTokenAuthenticator(tokenFile),
       serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: plane.serviceAccountLookup, log: logger }),
@@ -64,7 +70,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const app = buildApp({
       store,
       // Client certificates first, as kube-apiserver tries them first.
-      authenticate: authenticationChain([x509Authenticator({ clientCa: prepared.clientCa.cert, log: logger }), ...tokenAuthenticators]),
+      authenticate: authenticationChain([x509Authenticator({ clientCa: prepared.clientCa.cert, log: logger }), bearerTokenAuthenticator(inProcessIdentities), ...tokenAuthenticators]),
       reviewToken: tokenAuthenticator(authenticationChain(tokenAuthenticators)),
       authorizer: plane.authorizer,
       tenantExists: plane.tenantExists,
@@ -87,7 +93,8 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
-    exitOnSignals({ app, store, plane, logger });
+    const controllers = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, logger) : undefined;
+    exitOnSignals({ app, store, plane, controllers, logger });
     // The e2e harness reads `url` from this line.
     logger.info(
       { url, backend: store.backend, version: versionInfo(buildInfo).gitVersion, adminKubeconfig, tokens: tokenFile.size },

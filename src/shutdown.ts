@@ -14,6 +14,8 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export interface ShutdownTargets {
   app: KubeApp;
   store: Store;
+  /** The in-process controller manager stops first: its requests go through the app. */
+  controllers?: { stop(): Promise<void> } | undefined;
   /** Controllers stop after the HTTP server and before storage closes. */
   plane?: Pick<ControlPlane, 'stop'>;
   logger: Logger;
@@ -44,6 +46,7 @@ export function exitOnSignals(targets: ShutdownTargets): void {
 export async function shutDown(targets: ShutdownTargets, signal: NodeJS.Signals): Promise<void> {
   const { app, store, logger, drainTimeoutMs = DRAIN_TIMEOUT_MS } = targets;
   logger.info({ signal }, 'shutting down: refusing new connections, waiting for requests in flight');
+  await targets.controllers?.stop();
   const force = setTimeout(() => {
     logger.warn({ timeoutMs: drainTimeoutMs }, 'requests still in flight; closing their connections');
     app.server.closeAllConnections();

@@ -57,6 +57,8 @@ describe('bootstrap policy objects', () => {
       'cluster-admin', 'admin', 'edit', 'view',
       'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
+      'system:kube-controller-manager', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
+      'system:controller:clusterrole-aggregation-controller',
     ]);
   });
 
@@ -199,7 +201,7 @@ describe('the other roles', () => {
 });
 
 describe('bootstrap bindings', () => {
-  it('bind roles of the policy to the default groups', () => {
+  it('bind roles of the policy to the default groups, and each controller role to its own user only', () => {
     const names = new Set(roles().map((r) => r.metadata.name));
     for (const b of bindings()) {
       expect(b.roleRef?.kind, b.metadata.name).toBe('ClusterRole');
@@ -215,6 +217,10 @@ describe('bootstrap bindings', () => {
       'system:discovery': ['Group/rbac.authorization.k8s.io/system:authenticated'],
       'system:basic-user': ['Group/rbac.authorization.k8s.io/system:authenticated'],
       'system:public-info-viewer': ['Group/rbac.authorization.k8s.io/system:authenticated', 'Group/rbac.authorization.k8s.io/system:unauthenticated'],
+      'system:kube-controller-manager': ['User/rbac.authorization.k8s.io/system:kube-controller-manager'],
+      'system:controller:namespace-controller': ['User/rbac.authorization.k8s.io/system:controller:namespace-controller'],
+      'system:controller:service-account-controller': ['User/rbac.authorization.k8s.io/system:controller:service-account-controller'],
+      'system:controller:clusterrole-aggregation-controller': ['User/rbac.authorization.k8s.io/system:controller:clusterrole-aggregation-controller'],
     });
   });
 });

@@ -79,14 +79,47 @@ function aggregatedRole(name: 'admin' | 'edit' | 'view', labels?: Record<string,
   };
 }
 
-function clusterRoleBinding(role: string, groups: string[]): ClusterRoleBinding {
+function clusterRoleBinding(role: string, groups: string[], users: string[] = []): ClusterRoleBinding {
   return {
     apiVersion: API_VERSION,
     kind: 'ClusterRoleBinding',
     metadata: metadata(role),
     roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
-    subjects: groups.map((name) => ({ apiGroup: RBAC_GROUP, kind: 'Group', name })),
+    subjects: [...groups.map((name) => ({ apiGroup: RBAC_GROUP, kind: 'Group', name })), ...users.map((name) => ({ apiGroup: RBAC_GROUP, kind: 'User', name }))],
   };
+}
+
+/**
+ * The controller manager's users (kube-controller-manager's names). Users of the system space, so
+ * their ClusterRoleBindings there reach every space. The manager's own user reads for the shared
+ * informers, holds the leader Lease, and may act as each controller's user (a manager started with
+ * one kubeconfig runs each controller under its own identity by impersonation).
+ */
+export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
+export const CONTROLLER_USERS = {
+  namespace: 'system:controller:namespace-controller',
+  serviceAccount: 'system:controller:service-account-controller',
+  clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
+} as const;
+
+/** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
+function controllerRoles(): ClusterRole[] {
+  return [
+    clusterRole(CONTROLLER_MANAGER_USER, [
+      rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts']),
+      rule(READ, [RBAC_GROUP], ['clusterroles']),
+      rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
+      { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
+    ]),
+    clusterRole(CONTROLLER_USERS.namespace, [
+      rule(['get', 'list', 'watch', 'delete'], [CORE], ['namespaces']),
+      rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),
+      rule(['get', 'list', 'delete', 'deletecollection'], ['*'], ['*']),
+    ]),
+    clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
+    // `escalate`: the rules it writes are the aggregated roles', not its own.
+    clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
+  ];
 }
 
 /** Read-only access to what a namespace's users work with; never secrets, nor anything that grants more. */
@@ -196,6 +229,7 @@ export function bootstrapClusterRoles(): KubeObject[] {
     clusterRole('system:public-info-viewer', [urlRule(['get'], HEALTH_URLS)]),
     // For servers that delegate to this one (webhooks, aggregated APIs): ask whose a token is, and what someone may do.
     clusterRole('system:auth-delegator', [rule(['create'], [AUTHENTICATION], ['tokenreviews']), rule(['create'], [AUTHORIZATION], ['subjectaccessreviews'])]),
+    ...controllerRoles(),
   ];
 }
 
@@ -211,5 +245,6 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
     clusterRoleBinding('system:discovery', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:basic-user', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
+    ...controllerRoles().map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
   ];
 }

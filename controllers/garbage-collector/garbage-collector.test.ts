@@ -17,7 +17,7 @@ describe('GarbageCollector (informers over every space, in-process)', () => {
   let generic: GenericStore;
   let configMaps: ResourceDefinition;
   let gc: GarbageCollector;
-  let informers: InformerFactory | undefined;
+  let informers: InformerFactory<ResourceDefinition> | undefined;
   let watchCaches: WatchCaches | undefined;
   const t1 = { tenant: 't1', namespace: 'ns' };
   const t2 = { tenant: 't2', namespace: 'ns' };
@@ -27,7 +27,7 @@ describe('GarbageCollector (informers over every space, in-process)', () => {
   const startCollector = async () => {
     const caches = new WatchCaches(generic, fx.store);
     watchCaches = caches;
-    informers = new InformerFactory((def) => inProcessSource(caches, def), (err) => log.error({ err }, 'informer error'));
+    informers = new InformerFactory<ResourceDefinition>((def) => inProcessSource(caches, def), (err) => log.error({ err }, 'informer error'));
     const collector = new GarbageCollector({ generic, registry: fx.registry, informers, log });
     informers.start();
     collector.start();

@@ -31,7 +31,7 @@ export interface GarbageCollectorDeps {
   generic: GenericStore;
   registry: RegistryView;
   /** The control plane's shared informers (each lists and watches one kind in every space). */
-  informers: InformerFactory;
+  informers: InformerFactory<ResourceDefinition>;
   log: { error(obj: object, msg: string): void };
 }
 

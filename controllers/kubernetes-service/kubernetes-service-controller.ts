@@ -79,7 +79,7 @@ export class KubernetesServiceController {
   /** Sets the endpoint to publish and reconciles every space against it. */
   advertise(endpoint: AdvertisedEndpoint): void {
     this.endpoint = endpoint;
-    for (const tenant of this.deps.tenants.list()) this.controller.enqueue(keyIn(tenant.metadata.name!));
+    for (const tenant of this.deps.tenants.lister().list()) this.controller.enqueue(keyIn(tenant.metadata.name!));
   }
 
   /**

@@ -1,59 +1,53 @@
 /**
  * The namespace controller: a namespace marked for deletion (Terminating) has its content deleted,
- * kind by kind as the registry lists them, within its own space only; then the `kubernetes`
- * finalizer is removed through the finalize subresource and the namespace goes. One instance
- * watches the namespaces of every space.
+ * resource by resource as its space's discovery lists them (its own CRDs included), within its own
+ * space only; then the `kubernetes` finalizer is removed through the finalize subresource and the
+ * namespace goes. One instance watches the namespaces of every space. A client of the API: it runs
+ * inside `serve` or in `kube-spaces controllers`, as `system:controller:namespace-controller`.
  */
-import type { GenericStore } from '../../api/registry/generic-store.js';
-import type { KubeObject } from '../../api/registry/object.js';
-import type { ResourceRegistry } from '../../api/registry/registry.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../api/status.js';
-import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
-import type { Informer } from '../runtime/informer.js';
+import { isConflict, isNotFound } from '../../src/client/api-status.js';
+import { namespaces } from '../../src/client/builtin-kinds.js';
+import type { KubeClient } from '../../src/client/kube-client.js';
 import type { ObjectKey } from '../../src/client/object-key.js';
+import { Controller, done, requeue, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
+import type { Informer } from '../runtime/informer.js';
 
 export const NAMESPACE_FINALIZER = 'kubernetes';
 
 export interface NamespaceControllerDeps {
-  generic: GenericStore;
-  registry: ResourceRegistry;
+  /** Acts as the namespace controller. */
+  client: KubeClient;
   namespaces: Informer;
-  namespaceDef: ResourceDefinition;
   log: { error(obj: object, msg: string): void };
 }
 
-/** Deletes everything in one namespace of one space; answers how many objects still remain. */
-async function deleteContent(deps: NamespaceControllerDeps, key: ObjectKey): Promise<number> {
+/** Deletes everything in one namespace of one space; answers how many resources still hold objects. */
+async function deleteContent(client: KubeClient, key: ObjectKey): Promise<number> {
+  const space = client.space(key.tenant);
   let remaining = 0;
-  for (const def of deps.registry.view(key.tenant).all()) {
-    if (def.scope !== 'namespace' || !def.verbs.includes('deletecollection')) continue;
-    const scope = { tenant: key.tenant, namespace: key.name };
-    await deps.generic.deleteCollection(def, scope, {}, { propagationPolicy: 'Background' });
+  for (const served of await space.preferredResources()) {
+    if (!served.namespaced || !served.verbs.includes('deletecollection')) continue;
+    const resource = space.namespace(key.name).resource(served);
+    await resource.deleteCollection({ propagationPolicy: 'Background' });
     // Objects held by finalizers stay until their owners release them.
-    remaining += (await deps.generic.list(def, scope, { limit: 1 })).items.length;
+    if ((await resource.list({ limit: 1 })).items.length > 0) remaining += 1;
   }
   return remaining;
 }
 
 async function reconcileNamespace(deps: NamespaceControllerDeps, key: ObjectKey): Promise<ReconcileResult> {
-  const ns: KubeObject | undefined = deps.namespaces.get(key);
-  if (!ns?.metadata.deletionTimestamp) return done;
-  const remaining = await deleteContent(deps, key);
-  if (remaining > 0) return requeueAfter(1000);
+  const cached = deps.namespaces.get(key);
+  if (!cached?.metadata.deletionTimestamp) return done;
+  if ((await deleteContent(deps.client, key)) > 0) return requeueAfter(1000);
+  const space = deps.client.space(key.tenant).resource(namespaces);
   try {
-    await deps.generic.mutate(
-      deps.namespaceDef,
-      { tenant: key.tenant, name: key.name },
-      (current) => {
-        const spec = (current.spec ?? {}) as { finalizers?: string[] };
-        current.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER) };
-        return current;
-      },
-      { subresource: 'finalize' },
-    );
+    const current = await space.get(key.name);
+    const finalizers = (current.spec?.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER);
+    await space.finalize({ ...current, spec: { ...current.spec, finalizers } });
   } catch (err) {
-    if (err instanceof ApiError && err.reason === 'NotFound') return done;
+    if (isNotFound(err)) return done;
+    // Changed between our read and write: read again.
+    if (isConflict(err)) return requeue;
     throw err;
   }
   return done;

@@ -3,25 +3,26 @@
  * rules, the rules of every ClusterRole its selectors match (Kubernetes'
  * clusterrole-aggregation-controller). One instance serves every space; a space's aggregated
  * roles draw on that space's ClusterRoles and on the shared defaults it sees, never on another
- * space's. The shared `admin`, `edit` and `view` are filled this way in the system space.
+ * space's. The shared `admin`, `edit` and `view` are filled this way in the system space. A client
+ * of the API, as `system:controller:clusterrole-aggregation-controller`.
  */
-import type { GenericStore } from '../../api/registry/generic-store.js';
+import { clusterRoles, type ClusterRole } from '../../api/kinds/rbac/clusterrole.js';
 import type { KubeObject } from '../../api/registry/object.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import type { PolicyRule } from '../../api/kinds/rbac/rules.js';
 import { fromSelectorObject, type LabelSelectorObject } from '../../api/selection/label-selector.js';
 import { SYSTEM_TENANT } from '../../api/spaces.js';
 import { semanticEqual } from '../../api/validation/equality.js';
 import { BOOTSTRAP_LABEL, BOOTSTRAP_LABEL_VALUE } from '../../authz/rbac/bootstrap-policy.js';
-import { ApiError } from '../../api/status.js';
+import { isNotFound } from '../../src/client/api-status.js';
+import type { KubeClient } from '../../src/client/kube-client.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
 import { keyString, parseKeyString, type ObjectKey } from '../../src/client/object-key.js';
 
 export interface AggregationControllerDeps {
-  generic: GenericStore;
+  /** Acts as the aggregation controller. */
+  client: KubeClient;
   clusterRoles: Informer;
-  clusterRoleDef: ResourceDefinition;
   log: { error(obj: object, msg: string): void };
 }
 
@@ -38,7 +39,7 @@ function isSharedDefault(obj: KubeObject): boolean {
 function aggregatedRules(deps: AggregationControllerDeps, role: AggregatedRole): PolicyRule[] {
   const selectors = (role.aggregationRule?.clusterRoleSelectors ?? []).map((s) => fromSelectorObject(s)).filter((s) => s !== null);
   const tenant = role.metadata.tenant;
-  const candidates = deps.clusterRoles.list((obj) => obj.metadata.name !== role.metadata.name && (obj.metadata.tenant === tenant || isSharedDefault(obj)));
+  const candidates = deps.clusterRoles.lister().list().filter((obj) => obj.metadata.name !== role.metadata.name && (obj.metadata.tenant === tenant || isSharedDefault(obj)));
   // A space's own role hides a shared default of the same name.
   const byName = new Map<string, AggregatedRole>();
   for (const obj of candidates) if (obj.metadata.tenant === tenant || !byName.has(obj.metadata.name!)) byName.set(obj.metadata.name!, obj);
@@ -63,12 +64,11 @@ async function reconcile(deps: AggregationControllerDeps, key: ObjectKey): Promi
   const rules = aggregatedRules(deps, role);
   if (semanticEqual(rules, role.rules)) return done;
   try {
-    await deps.generic.mutate(deps.clusterRoleDef, { tenant: key.tenant, name: key.name }, (current) => {
-      (current as AggregatedRole).rules = rules;
-      return current;
-    });
+    // The cached role's resourceVersion makes the write conditional: a role changed meanwhile
+    // answers 409, and the reconcile runs again from the newer copy.
+    await deps.client.space(key.tenant).resource(clusterRoles).update({ ...(role as ClusterRole), rules });
   } catch (err) {
-    if (err instanceof ApiError && err.reason === 'NotFound') return done;
+    if (isNotFound(err)) return done;
     throw err;
   }
   return done;

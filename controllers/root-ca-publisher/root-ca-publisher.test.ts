@@ -3,17 +3,13 @@
  * space, back when deleted, its data and description restored when changed, and no obstacle to
  * a namespace's or a space's deletion.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ObjectLocation } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { ApiError } from '../../api/status.js';
-import { startControlPlane, type ControlPlane } from '../../src/control-plane.js';
-import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import type { Store } from '../../storage/store.js';
+import type { ControlPlane } from '../../src/control-plane.js';
+import { startInProcessServer, type InProcessServer } from '../../src/testing/in-process-server.js';
 
 const log = { info: vi.fn(), error: vi.fn() };
 const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });
@@ -22,8 +18,7 @@ const DESCRIPTION =
   'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 
 describe('root CA publisher', () => {
-  let dir: string;
-  let store: Store;
+  let server: InProcessServer;
   let plane: ControlPlane;
   let tenants: ResourceDefinition;
   let namespaces: ResourceDefinition;
@@ -41,9 +36,8 @@ describe('root CA publisher', () => {
   const published = { metadata: { name: 'kube-root-ca.crt', annotations: { 'kubernetes.io/description': DESCRIPTION } }, data: { 'ca.crt': CA } };
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'root-ca-publisher-'));
-    store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
-    plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
+    server = await startInProcessServer({ log });
+    plane = server.plane;
     const kind = (resource: string) => plane.registry.lookup('', 'v1', resource)!;
     [tenants, namespaces, configMaps] = [kind('tenants'), kind('namespaces'), kind('configmaps')];
     plane.advertise({ port: 6443, caBundle: CA });
@@ -52,9 +46,7 @@ describe('root CA publisher', () => {
   });
 
   afterAll(async () => {
-    await plane?.stop();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it('publishes the CA in every namespace of the system space and of new spaces', async () => {

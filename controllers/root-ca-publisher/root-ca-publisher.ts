@@ -49,7 +49,7 @@ export class RootCaPublisher {
   /** Sets the CA bundle (PEM) to publish and reconciles every namespace of every space against it. */
   publish(caBundle: string): void {
     this.caBundle = caBundle;
-    for (const ns of this.deps.namespaces.list()) this.controller.enqueue({ tenant: ns.metadata.tenant ?? '', namespace: '', name: ns.metadata.name! });
+    for (const ns of this.deps.namespaces.lister().list()) this.controller.enqueue({ tenant: ns.metadata.tenant ?? '', namespace: '', name: ns.metadata.name! });
   }
 
   private async reconcile(key: ObjectKey): Promise<ReconcileResult> {

@@ -1,40 +1,61 @@
 /**
- * An informer source over the server's own watch cache: the controllers that run inside
- * `serve` list and watch every space without a network round trip.
+ * An informer source over the server's own watch cache, for the caches the server itself keeps
+ * (admission's tenants and namespaces, the RBAC index, node usage): they must be filled before the
+ * server answers its first request, so they cannot go through the server's request path. One
+ * stream lists, then watches until the watch ends; the informer then starts a new one.
  */
-import { ALL_TENANTS } from '../../api/registry/generic-store.js';
+import { ALL_TENANTS, type CollectionScope } from '../../api/registry/generic-store.js';
+import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import type { WatchCaches } from '../../api/registry/watch-cache.js';
-import type { ListWatchSource } from './informer.js';
+import type { ApiWatchEvent } from '../../api/registry/watch.js';
+import type { SpaceTarget } from '../../src/client/paths.js';
+import type { WatchEvent } from '../../src/client/watch-events.js';
+import type { EventSource } from './informer.js';
 
-export function inProcessSource(watchCaches: WatchCaches, def: ResourceDefinition): ListWatchSource {
-  const scope = { tenant: ALL_TENANTS };
-  return {
-    async list() {
-      // The watch cache's state: no second listing of storage, and the same (frozen) objects its watches send.
-      const result = await watchCaches.list(def, scope, {});
-      return { items: result.items, resourceVersion: result.metadata.resourceVersion };
-    },
-    async watch(resourceVersion, onEvent, onEnd) {
-      let ended = false;
-      const end = (err?: Error): void => {
-        if (ended) return;
+export function inProcessSource(watchCaches: WatchCaches, def: ResourceDefinition, space: SpaceTarget = { kind: 'all' }): EventSource {
+  if (space.kind === 'own') throw new Error('an in-process source names its space: the server has no caller');
+  const scope: CollectionScope = { tenant: space.kind === 'all' ? ALL_TENANTS : space.tenant };
+  return async function* (signal): AsyncGenerator<WatchEvent<KubeObject>> {
+    // The watch cache's state: no second listing of storage, and the same (frozen) objects its watches send.
+    const listed = await watchCaches.list(def, scope, {});
+    const resourceVersion = listed.metadata.resourceVersion;
+    yield { type: 'RELISTED', objects: listed.items, resourceVersion };
+
+    // The cache pushes events; the informer pulls them.
+    const pending: ApiWatchEvent[] = [];
+    let ended = false;
+    let wake: (() => void) | undefined;
+    const nudge = (): void => {
+      wake?.();
+      wake = undefined;
+    };
+    const active = await watchCaches.startWatch(def, scope, { resourceVersion }, {
+      send: (event) => {
+        pending.push(event);
+        nudge();
+      },
+      end: () => {
         ended = true;
-        onEnd(err);
-      };
-      const active = await watchCaches.startWatch(def, scope, { resourceVersion }, {
-        send: (event) => {
-          if (event.type === 'ERROR') end(new Error(`watch of ${def.resource} failed: ${JSON.stringify(event.object)}`));
-          else onEvent(event);
-        },
-        end: () => end(),
-      });
-      return {
-        stop: () => {
-          ended = true;
-          active.stop();
-        },
-      };
-    },
+        nudge();
+      },
+    });
+    signal.addEventListener('abort', nudge, { once: true });
+    try {
+      while (!signal.aborted) {
+        const event = pending.shift();
+        if (event === undefined) {
+          if (ended) return;
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        if (event.type === 'ERROR') throw new Error(`watch of ${def.resource} failed: ${JSON.stringify(event.object)}`);
+        if (event.type === 'BOOKMARK') continue;
+        yield { type: event.type, object: event.object };
+      }
+    } finally {
+      signal.removeEventListener('abort', nudge);
+      active.stop();
+    }
   };
 }

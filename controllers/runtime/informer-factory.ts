@@ -1,34 +1,39 @@
 /**
- * One informer per kind for the whole control plane: every controller that watches a kind shares
- * the same list, watch and cache (client-go's SharedInformerFactory), instead of each opening its
- * own. Register change handlers before `start`, so they also see the first listing.
+ * One informer per resource and space for a whole controller manager: every controller that
+ * watches a resource shares the same list, watch and cache (client-go's SharedInformerFactory),
+ * instead of each opening its own. Register change handlers and indexers before `start`, so
+ * they also see the first listing.
  *
  * @example
- *   const informers = new InformerFactory((def) => inProcessSource(generic, store, def), onError);
- *   const namespaces = informers.informerFor(namespaceDef);
+ *   const informers = new InformerFactory(clientSources(client), onError);
+ *   const namespaces = informers.informerFor(namespaceDef);                              // every space
+ *   const leases = informers.informerFor(leaseDef, { kind: 'space', tenant: 'system' }); // one space
  *   namespaces.onChange(...);
  *   informers.start();
  */
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { Informer, type ListWatchSource } from './informer.js';
+import type { GroupVersionResource, SpaceTarget } from '../../src/client/paths.js';
+import { Informer, type EventSource } from './informer.js';
 
-export class InformerFactory {
-  private readonly informers = new Map<ResourceDefinition, Informer>();
+const EVERY_SPACE: SpaceTarget = { kind: 'all' };
+
+export class InformerFactory<R extends GroupVersionResource = GroupVersionResource> {
+  private readonly informers = new Map<string, Informer>();
   private started = false;
 
   constructor(
-    private readonly source: (def: ResourceDefinition) => ListWatchSource,
+    private readonly source: (resource: R, space: SpaceTarget) => EventSource,
     private readonly onError: (err: Error, informer: string) => void,
   ) {}
 
-  /** The kind's shared informer, made on first request. */
-  informerFor(def: ResourceDefinition): Informer {
-    let informer = this.informers.get(def);
+  /** The resource's shared informer in that space (default: every space), made on first request. */
+  informerFor(resource: R, space: SpaceTarget = EVERY_SPACE): Informer {
+    const spaceName = space.kind === 'space' ? space.tenant : space.kind;
+    const name = `${resource.resource}.${resource.version}.${resource.group || 'core'}@${spaceName}`;
+    let informer = this.informers.get(name);
     if (!informer) {
-      if (this.started) throw new Error(`informer for ${def.resource} requested after start`);
-      const name = `${def.resource}.${def.group || 'core'}`;
-      informer = new Informer(name, this.source(def), (err) => this.onError(err, name));
-      this.informers.set(def, informer);
+      if (this.started) throw new Error(`informer ${name} requested after start`);
+      informer = new Informer(name, this.source(resource, space), (err) => this.onError(err, name));
+      this.informers.set(name, informer);
     }
     return informer;
   }

@@ -1,25 +1,20 @@
 /**
- * The service-account controller running in the control plane: `default` appears in every
+ * The service-account controller running in the server's controller manager (in process, on the client): `default` appears in every
  * namespace of every space, comes back when deleted, and does not hold up the deletion of a
  * namespace or of a whole space.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ObjectLocation } from '../../api/registry/generic-store.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { ApiError } from '../../api/status.js';
-import { startControlPlane, type ControlPlane } from '../../src/control-plane.js';
-import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import type { Store } from '../../storage/store.js';
+import type { ControlPlane } from '../../src/control-plane.js';
+import { startInProcessServer, type InProcessServer } from '../../src/testing/in-process-server.js';
 
 const log = { info: vi.fn(), error: vi.fn() };
 const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });
 
 describe('service-account controller', () => {
-  let dir: string;
-  let store: Store;
+  let server: InProcessServer;
   let plane: ControlPlane;
   let tenants: ResourceDefinition;
   let namespaces: ResourceDefinition;
@@ -36,18 +31,15 @@ describe('service-account controller', () => {
   const defaultAccount = (tenant: string, namespace: string) => read(serviceAccounts, { tenant, namespace, name: 'default' });
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'service-account-controller-'));
-    store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
-    plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
+    server = await startInProcessServer({ log });
+    plane = server.plane;
     const kind = (resource: string) => plane.registry.lookup('', 'v1', resource)!;
     [tenants, namespaces, serviceAccounts] = [kind('tenants'), kind('namespaces'), kind('serviceaccounts')];
     await plane.generic.create(tenants, { tenant: '' }, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't1' } });
   });
 
   afterAll(async () => {
-    await plane?.stop();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it('creates default in the namespaces of the system space and of a new space', async () => {

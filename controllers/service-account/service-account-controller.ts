@@ -3,22 +3,24 @@
  * `default` ServiceAccount, when the namespace appears and again if someone deletes the account.
  * Namespaces and tenants being deleted are left alone, so the namespace controller and the tenant
  * teardown, which delete every account, converge. Queue keys are namespaces (tenant included).
+ * Its informers must have synced before it starts: an empty cache would claim every account missing.
+ * A client of the API, as `system:controller:service-account-controller`.
  */
-import type { GenericStore } from '../../api/registry/generic-store.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../api/status.js';
+import { isAlreadyExists, isForbidden, isNotFound } from '../../src/client/api-status.js';
+import { serviceAccounts } from '../../src/client/builtin-kinds.js';
+import type { KubeClient } from '../../src/client/kube-client.js';
+import type { ObjectKey } from '../../src/client/object-key.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../../src/client/object-key.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 
 export interface ServiceAccountControllerDeps {
-  generic: GenericStore;
+  /** Acts as the service-account controller. */
+  client: KubeClient;
   tenants: Informer;
   namespaces: Informer;
   serviceAccounts: Informer;
-  serviceAccountDef: ResourceDefinition;
   log: { error(obj: object, msg: string): void };
 }
 
@@ -28,19 +30,17 @@ export async function reconcileDefaultServiceAccount(deps: ServiceAccountControl
   if (!namespace || namespace.metadata.deletionTimestamp) return done;
   const tenant = deps.tenants.get({ tenant: '', namespace: '', name: key.tenant });
   if (!tenant || tenant.metadata.deletionTimestamp) return done;
-  // Before the first list the cache would claim every account is missing.
-  await deps.serviceAccounts.waitForSync();
   if (deps.serviceAccounts.get({ tenant: key.tenant, namespace: key.name, name: DEFAULT_SERVICE_ACCOUNT })) return done;
   try {
-    await deps.generic.create(
-      deps.serviceAccountDef,
-      { tenant: key.tenant, namespace: key.name },
-      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT, namespace: key.name } },
-    );
+    await deps.client
+      .space(key.tenant)
+      .namespace(key.name)
+      .resource(serviceAccounts)
+      .create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT_SERVICE_ACCOUNT } });
   } catch (err) {
     // Made meanwhile (AlreadyExists), or the namespace or tenant started going away (Forbidden, NotFound):
     // either way there is nothing left to do, and the next event brings us back if needed.
-    if (err instanceof ApiError && (err.reason === 'AlreadyExists' || err.reason === 'Forbidden' || err.reason === 'NotFound')) return done;
+    if (isAlreadyExists(err) || isForbidden(err) || isNotFound(err)) return done;
     throw err;
   }
   return done;

@@ -49,7 +49,7 @@ export function backendCases(alsoNeeded = true): Array<{ backend: Backend; skip:
   ];
 }
 
-export async function startCluster(backend: Backend, serverOptions: Pick<StartServerOptions, 'env'> = {}): Promise<TestCluster> {
+export async function startCluster(backend: Backend, serverOptions: Pick<StartServerOptions, 'env' | 'extraArgs'> = {}): Promise<TestCluster> {
   const etcd = backend === 'etcd' ? await startEtcd() : undefined;
   let server: ServerProcess | undefined;
   try {

@@ -28,6 +28,16 @@ export interface KindResource extends GroupVersionResource {
   namespaced: boolean;
 }
 
+/** A resource the space serves, at its group's preferred version, with its verbs. */
+export interface ServedResource extends KindResource {
+  kind: string;
+  verbs: string[];
+}
+
+interface ApiGroupList {
+  groups: Array<{ name: string; preferredVersion: { version: string } }>;
+}
+
 export interface TypeMeta {
   apiVersion: string;
   kind: string;
@@ -56,6 +66,23 @@ export class Discovery {
     }
     if (found === undefined) throw new Error(`no resource serves ${type.kind} in ${type.apiVersion} in this space`);
     return { group, version, resource: found.name, namespaced: found.namespaced };
+  }
+
+  /**
+   * Every resource the space serves (subresources left out), each group at its preferred version
+   * only, as client-go's ServerPreferredResources: one kind is not visited twice under two versions.
+   * Read fresh on each call, so a space's new CRDs are in it.
+   */
+  async preferredResources(target: SpaceTarget): Promise<ServedResource[]> {
+    const space: SpaceTarget = target.kind === 'all' ? { kind: 'own' } : target;
+    const { groups } = await this.requester.json<ApiGroupList>({ method: 'GET', path: discoveryPath(space) });
+    const groupVersions = [{ group: '', version: 'v1' }, ...groups.map((g) => ({ group: g.name, version: g.preferredVersion.version }))];
+    const lists = await Promise.all(groupVersions.map(async (gv) => ({ ...gv, list: await this.groupVersion(space, gv.group, gv.version) })));
+    return lists.flatMap(({ group, version, list }) =>
+      (list?.resources ?? [])
+        .filter((r) => !r.name.includes('/'))
+        .map((r) => ({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs })),
+    );
   }
 
   /** The group version's resources in the space; undefined when the space serves no such group version. */

@@ -12,7 +12,8 @@ export { loadKubeconfig, type ClientConfig, type KubeconfigOptions } from './kub
 export { HttpsTransport, type HttpsTransportOptions } from './https-transport.js';
 export type { HttpMethod, Transport, TransportRequest, TransportResponse } from './transport.js';
 export type { GroupVersionResource, SpaceTarget } from './paths.js';
-export type { ApiResource, ApiResourceList, TypeMeta } from './discovery.js';
+export type { ApiResource, ApiResourceList, ServedResource, TypeMeta } from './discovery.js';
+export { ImpersonatingTransport } from './impersonating-transport.js';
 export { keyOf, keyString, parseKeyString, type ObjectKey } from './object-key.js';
 export {
   ApiError,

@@ -14,7 +14,7 @@ import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { ALL_TENANTS } from '../../api/spaces.js';
 import { ApiRequester } from './api-requester.js';
-import { Discovery, type TypeMeta } from './discovery.js';
+import { Discovery, type ServedResource, type TypeMeta } from './discovery.js';
 import { HttpsTransport } from './https-transport.js';
 import { loadKubeconfig, type KubeconfigOptions } from './kubeconfig.js';
 import type { GroupVersionResource, SpaceTarget } from './paths.js';
@@ -49,6 +49,11 @@ export class Scope {
     const found = await this.discovery.resourceFor(this.target, type);
     if (!found.namespaced && this.namespaceName !== undefined) throw new Error(`${type.kind} is not namespaced; use the space's scope`);
     return this.resource<T>(found);
+  }
+
+  /** Every resource this scope's space serves, each group at its preferred version (discovery, read fresh). */
+  async preferredResources(): Promise<ServedResource[]> {
+    return this.discovery.preferredResources(this.target);
   }
 }
 

@@ -160,6 +160,11 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return this.requester.json({ method: 'PUT', path: this.named(nameOf(obj), obj, 'status') + queryString(writeQuery(options)), body: obj });
   }
 
+  /** Replaces the finalizers of a Namespace or a Tenant only (the `finalize` subresource). */
+  async finalize(obj: T, options: WriteOptions = {}): Promise<T> {
+    return this.requester.json({ method: 'PUT', path: this.named(nameOf(obj), obj, 'finalize') + queryString(writeQuery(options)), body: obj });
+  }
+
   async patch(name: string, type: PatchType, patch: unknown, options: PatchOptions = {}): Promise<T> {
     const { subresource, force, ...write } = options;
     if (type === 'apply' && write.fieldManager === undefined) throw new Error('an apply patch needs a fieldManager');

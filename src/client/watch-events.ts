@@ -15,6 +15,7 @@ import type { KubeObject } from '../../api/registry/object.js';
 import type { Status } from '../../api/status.js';
 import { ApiError, errorFromStatus, isGone } from './api-status.js';
 import type { TransportResponse } from './transport.js';
+import { sleep } from './sleep.js';
 
 export type WatchEvent<T extends KubeObject> =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }
@@ -137,16 +138,4 @@ function isRetryable(err: unknown): boolean {
 /** Node's socket errors (ECONNRESET, ECONNREFUSED, …) carry a string code. */
 function isStreamBreak(err: unknown): boolean {
   return err instanceof Error && 'code' in err && typeof err.code === 'string';
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

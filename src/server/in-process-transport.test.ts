@@ -1,44 +1,27 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { authenticationChain, bearerTokenAuthenticator } from '../../authz/authenticate.js';
-import { InProcessIdentities } from '../../authz/in-process-identities.js';
 import type { UserInfo } from '../../api/access.js';
-import type { Store } from '../../storage/store.js';
-import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { configMaps, isForbidden, KubeClient, tenants, type WatchEvent, type ConfigMap } from '../client/index.js';
-import { startControlPlane, type ControlPlane } from '../control-plane.js';
-import { buildApp, type KubeApp } from './app.js';
-import { InProcessTransport } from './in-process-transport.js';
-
-const user = (name: string, tenant: string, groups: string[] = []): UserInfo => ({ name, uid: '', groups, tenant, extra: {} });
+import { startInProcessServer, testUser as user, type InProcessServer } from '../testing/in-process-server.js';
 
 describe('the client over the in-process transport', () => {
-  let dir: string;
-  let store: Store;
-  let plane: ControlPlane;
-  let app: KubeApp;
-  const identities = new InProcessIdentities();
-  const clientAs = (identity: UserInfo) => new KubeClient(new InProcessTransport(app, identities.issue(identity)));
+  let server: InProcessServer;
+  const clientAs = (identity: UserInfo) => server.clientAs(identity);
   let admin: KubeClient;
   /** The scopes (`tenant/namespace`) of the server's watches that ended. */
   const stoppedWatches: string[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'in-process-transport-'));
-    store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
-    const log = pino({ level: 'silent' });
-    plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
-    // Counts the server's watches that end, to see a client leaving end the server's watch.
-    const startWatch = plane.watchCaches.startWatch.bind(plane.watchCaches);
-    vi.spyOn(plane.watchCaches, 'startWatch').mockImplementation(async (...args) => {
-      const active = await startWatch(...args);
-      const scope = `${args[1].tenant}/${args[1].namespace ?? ''}`;
-      return { stop: () => (stoppedWatches.push(scope), active.stop()) };
+    server = await startInProcessServer({
+      beforeApp(plane) {
+        // Counts the server's watches that end, to see a client leaving end the server's watch.
+        const startWatch = plane.watchCaches.startWatch.bind(plane.watchCaches);
+        vi.spyOn(plane.watchCaches, 'startWatch').mockImplementation(async (...args) => {
+          const active = await startWatch(...args);
+          const scope = `${args[1].tenant}/${args[1].namespace ?? ''}`;
+          return { stop: () => (stoppedWatches.push(scope), active.stop()) };
+        });
+      },
     });
-    app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger: log, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
     admin = clientAs(user('system:controller:test', 'system', ['system:masters']));
     for (const name of ['t1', 't2']) await admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name } });
     await vi.waitFor(async () => {
@@ -47,10 +30,7 @@ describe('the client over the in-process transport', () => {
   });
 
   afterAll(async () => {
-    await app?.close();
-    await plane?.stop();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it('reads and writes through the request path, each object with its tenant', async () => {
@@ -60,6 +40,18 @@ describe('the client over the in-process transport', () => {
       ['t1', 't1'],
       ['t2', 't2'],
     ]);
+  });
+
+  it('answers a write with a body as complete, not as a body left unread (connection: close)', async () => {
+    const token = server.tokenFor(user('system:controller:test', 'system', ['system:masters']));
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/namespaces/default/configmaps',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ metadata: { name: 'read-body' } }),
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.headers.connection).toBe('keep-alive');
   });
 
   it('authorizes the identity named: no back door around RBAC or the tenant gate', async () => {

@@ -1,0 +1,22 @@
+/**
+ * Informer sources over the tenant-aware client: the client's watch already lists first, resumes
+ * from the last version it saw and relists after a 410, so the same informer runs over HTTPS
+ * against any kube-spaces server and in-process inside `serve`.
+ *
+ * @example
+ *   const informers = new InformerFactory(clientSources(client), onError);
+ *   informers.informerFor(namespaces);                                   // every space
+ *   informers.informerFor(configMaps, { kind: 'space', tenant: 't1' });  // one space
+ */
+import type { KubeClient } from '../../src/client/kube-client.js';
+import type { GroupVersionResource, SpaceTarget } from '../../src/client/paths.js';
+import type { EventSource } from './informer.js';
+
+export function clientSources(client: KubeClient): (resource: GroupVersionResource, space: SpaceTarget) => EventSource {
+  return (resource, space) => {
+    const scope = space.kind === 'all' ? client.allSpaces() : space.kind === 'space' ? client.space(space.tenant) : client.ownSpace();
+    const { group, version } = resource;
+    const resourceClient = scope.resource({ group, version, resource: resource.resource });
+    return (signal) => resourceClient.watch({ signal });
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The controller manager as processes of their own (`kube-spaces controllers`) against
+ * `serve --controllers=false`, on both backends: two managers started together, exactly one acts
+ * and the Lease names it; the namespace, service-account and aggregation controllers work from
+ * there, the manager as system:kube-controller-manager (least privilege) and each controller as
+ * its own user by impersonation; kill -9 of the leader and the other takes over once the lease has
+ * expired on its own clock; SIGTERM releases the lease.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
+import { configMaps, isNotFound, KubeClient, leases, namespaces, serviceAccounts, type Lease } from '../src/client/index.js';
+import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
+import { startControllerManager, type ControllerManagerProcess } from './harness/controller-manager.js';
+import { certificateKubeconfig } from './harness/spaces.js';
+
+const TIMING = { leaseDuration: '3s', renewDeadline: '2s', retryPeriod: '500ms' };
+const LEASE_MS = 3_000;
+const RETRY_MS = 500;
+/** A standby takes an expired lease at its next try: up to a retry period and its jitter (1.2) later. */
+const TAKEOVER_LIMIT_MS = LEASE_MS + RETRY_MS * 2.2 + 1_000;
+
+describe.each(backendCases())('kube-spaces controllers on the $backend backend', ({ backend, skip }) => {
+  describe.skipIf(skip)('against serve --controllers=false', () => {
+    let cluster: TestCluster;
+    let admin: KubeClient;
+    /** The manager's own user, with only the bootstrap policy's system:kube-controller-manager role. */
+    let managerKubeconfig: string;
+    const managers: ControllerManagerProcess[] = [];
+    const lease = (): Promise<Lease> => admin.space('system').namespace('kube-system').resource(leases).get('kube-controller-manager');
+    const killed = new Set<ControllerManagerProcess>();
+    const acting = () => managers.filter((m) => !killed.has(m) && m.logged('controller manager started').length > 0);
+
+    /** Namespace deletion (the namespace controller) and its new default ServiceAccount (the service-account controller). */
+    async function expectControllersWork(name: string): Promise<void> {
+      const space = admin.space('system');
+      await space.resource(namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      await vi.waitFor(() => space.namespace(name).resource(serviceAccounts).get('default'), { timeout: 15_000, interval: 100 });
+      await space.namespace(name).resource(configMaps).create({ metadata: { name: 'content' } });
+      await space.resource(namespaces).delete(name);
+      await vi.waitFor(
+        async () => {
+          const gone = await space.resource(namespaces).get(name).then(() => false, isNotFound);
+          expect(gone).toBe(true);
+        },
+        { timeout: 15_000, interval: 100 },
+      );
+    }
+
+    beforeAll(async () => {
+      cluster = await startCluster(backend, { extraArgs: ['--controllers=false'] });
+      admin = await KubeClient.fromKubeconfig({ path: cluster.server.adminKubeconfig });
+      managerKubeconfig = (await certificateKubeconfig(cluster, { tenant: 'system', user: 'system:kube-controller-manager' })).kubeconfig;
+    });
+    afterAll(async () => {
+      await Promise.all(managers.map((m) => m.kill9()));
+      admin?.close();
+      await cluster?.cleanup();
+    });
+
+    const adminRules = async (): Promise<unknown[]> => ((await admin.space('system').resource(clusterRoles).get('admin')).rules ?? []);
+
+    it('runs no namespace, service-account or aggregation controller in the server', async () => {
+      const space = admin.space('system');
+      await space.resource(namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'unmanaged' } });
+      // The root CA publisher still runs in the server: once its ConfigMap is there, a server-side
+      // service-account controller would have had its turn too.
+      await vi.waitFor(() => space.namespace('unmanaged').resource(configMaps).get('kube-root-ca.crt'), { timeout: 10_000, interval: 100 });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await space.namespace('unmanaged').resource(serviceAccounts).get('default').then(() => 'found', (err: unknown) => (isNotFound(err) ? 'absent' : err))).toBe('absent');
+      expect(await adminRules()).toEqual([]);
+    });
+
+    it('elects one of two managers started together; the leader runs the controllers', async () => {
+      managers.push(startControllerManager(managerKubeconfig, TIMING), startControllerManager(managerKubeconfig, TIMING));
+      const identities = await Promise.all(managers.map((m) => m.identity()));
+      await vi.waitFor(() => expect(acting()).toHaveLength(1), { timeout: 15_000, interval: 100 });
+      const leader = acting()[0]!;
+      expect((await lease()).spec?.holderIdentity).toBe(identities[managers.indexOf(leader)]);
+
+      // The namespace from before the managers started gets its account too (level-based).
+      await vi.waitFor(() => admin.space('system').namespace('unmanaged').resource(serviceAccounts).get('default'), { timeout: 15_000, interval: 100 });
+      await expectControllersWork('managed-1');
+      // The shared `admin` role aggregated from the roles labelled for it.
+      await vi.waitFor(async () => expect((await adminRules()).length).toBeGreaterThan(0), { timeout: 15_000, interval: 100 });
+      // Still one acting after several renewals.
+      expect(acting()).toHaveLength(1);
+    });
+
+    it('moves to the other manager once a kill -9ed leader’s lease has expired', async () => {
+      const leader = acting()[0]!;
+      const standby = managers.find((m) => m !== leader)!;
+      const standbyIdentity = await standby.identity();
+      const killedAt = Date.now();
+      await leader.kill9();
+      killed.add(leader);
+      await vi.waitFor(() => expect(standby.logged('controller manager started')).toHaveLength(1), { timeout: 15_000, interval: 50 });
+      const tookOver = Date.now() - killedAt;
+      expect(tookOver).toBeLessThan(TAKEOVER_LIMIT_MS);
+      expect((await lease()).spec).toMatchObject({ holderIdentity: standbyIdentity, leaseTransitions: 1 });
+      await expectControllersWork('managed-2');
+    });
+
+    it('releases the lease on SIGTERM', async () => {
+      const [leader] = acting();
+      expect(await leader!.stop()).toEqual({ code: 0, signal: null });
+      expect(leader!.logged('released leader lease')).toHaveLength(1);
+      expect((await lease()).spec?.holderIdentity ?? '').toBe('');
+    });
+  });
+});

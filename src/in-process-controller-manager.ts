@@ -1,0 +1,21 @@
+/**
+ * The controller manager inside `serve`: the same controllers as `kube-spaces controllers`, over
+ * the in-process transport, each under its own identity (a token that lives in this process
+ * only), so their requests are authenticated, authorized and admitted like anyone's.
+ *
+ * @example
+ *   const identities = new InProcessIdentities(); // in the app's authentication chain
+ *   const manager = startInProcessControllerManager(app, identities, log);
+ */
+import type { FastifyInstance } from 'fastify';
+import { SYSTEM_TENANT } from '../api/spaces.js';
+import type { InProcessIdentities } from '../authz/in-process-identities.js';
+import { CONTROLLER_MANAGER_USER } from '../authz/rbac/bootstrap-policy.js';
+import { startControllerManager, type ControllerManager, type ControllerManagerOptions } from '../controllers/controller-manager.js';
+import { KubeClient } from './client/kube-client.js';
+import { InProcessTransport } from './server/in-process-transport.js';
+
+export function startInProcessControllerManager(app: FastifyInstance, identities: InProcessIdentities, log: ControllerManagerOptions['log']): ControllerManager {
+  const clientAs = (name: string) => new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
+  return startControllerManager({ informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log });
+}

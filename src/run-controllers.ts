@@ -1,0 +1,80 @@
+/**
+ * `kube-spaces controllers`: the controller manager as a process of its own, against any
+ * kube-spaces server. Candidates elect a leader on the Lease `kube-controller-manager` in the
+ * system space's `kube-system` (as kube-controller-manager does); only the leader runs
+ * controllers. The kubeconfig's user is the manager's (informers, the Lease); each controller acts
+ * as its own user by impersonation. A leader that loses the lease exits 1 (its caches may be
+ * stale, a restart is the safe way back); SIGTERM/SIGINT stop the controllers, release the lease
+ * and exit 0.
+ *
+ * @example
+ *   kube-spaces controllers --kubeconfig admin.kubeconfig
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { SYSTEM_TENANT } from '../api/spaces.js';
+import { startControllerManager, type ControllerManager } from '../controllers/controller-manager.js';
+import { LeaderElector, type LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
+import { leases } from './client/builtin-kinds.js';
+import { HttpsTransport } from './client/https-transport.js';
+import { ImpersonatingTransport } from './client/impersonating-transport.js';
+import { KubeClient } from './client/kube-client.js';
+import { loadKubeconfig } from './client/kubeconfig.js';
+import { createLogger } from './logger.js';
+
+export const LEADER_LEASE = 'kube-controller-manager';
+const LEADER_LEASE_NAMESPACE = 'kube-system';
+
+export interface RunControllersOptions {
+  kubeconfig: string;
+  context?: string | undefined;
+  timing: LeaderElectionTiming;
+}
+
+export async function runControllers(options: RunControllersOptions): Promise<void> {
+  const log = createLogger();
+  const config = await loadKubeconfig({ path: options.kubeconfig, context: options.context });
+  const transport = new HttpsTransport(config.transport);
+  const managerClient = new KubeClient(transport);
+  const identity = `${hostname()}_${randomUUID()}`;
+  const shutdown = new AbortController();
+  let manager: ControllerManager | undefined;
+
+  const elector = new LeaderElector({
+    leases: managerClient.space(SYSTEM_TENANT).namespace(LEADER_LEASE_NAMESPACE).resource(leases),
+    name: LEADER_LEASE,
+    identity,
+    timing: options.timing,
+    onStartedLeading(leading) {
+      manager = startControllerManager({ informerClient: managerClient, clientFor: (user) => new KubeClient(new ImpersonatingTransport(transport, user)), log });
+      leading.addEventListener('abort', () => void manager?.stop(), { once: true });
+    },
+    onStoppedLeading() {
+      if (shutdown.signal.aborted) return;
+      log.fatal({ identity, lease: LEADER_LEASE }, 'leader election lost');
+      process.exit(1);
+    },
+    onNewLeader: (leader) => log.info({ leader, lease: LEADER_LEASE }, 'new leader'),
+    log,
+  });
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    log.info({ signal }, 'shutting down: stopping controllers and releasing the leader lease');
+    shutdown.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  log.info({ identity, server: options.kubeconfig, lease: `${SYSTEM_TENANT}/${LEADER_LEASE_NAMESPACE}/${LEADER_LEASE}` }, 'kube-spaces controllers starting');
+  await elector.run(shutdown.signal);
+  await manager?.stop();
+  transport.close();
+  log.info('controllers stopped');
+}
+
+/** A duration as kube-controller-manager's flags take it: `15s`, `500ms`, `1.5s`. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(text);
+  if (!match) throw new Error(`${JSON.stringify(text)} is not a duration like 15s or 500ms`);
+  const factor = { ms: 1, s: 1_000, m: 60_000 }[match[2] as 'ms' | 's' | 'm'];
+  return Number(match[1]) * factor;
+}
