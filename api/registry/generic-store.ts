@@ -415,7 +415,8 @@ export class GenericStore {
     }
     const check = checkObject(obj, def.schema);
     if (check.typeError) throw invalidPatch(check.typeError);
-    canonicalizeDecoded(check);
+    // Custom resources decode into plain maps: their nulls are left for the structural schema to judge.
+    if (!def.unstructured) canonicalizeDecoded(check);
     if (check.unknownFields.length > 0) {
       const validation = opts.fieldValidation ?? 'Ignore';
       if (validation === 'Strict') throw invalidPatch(strictDecodingError(check.unknownFields));
@@ -668,7 +669,7 @@ export class GenericStore {
     const check = checkObject(body, def.schema);
     const metadataType = check.typePath === 'metadata' || check.typePath?.startsWith('metadata.');
     if (check.typeError && (!def.unstructured || metadataType)) throw badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${check.typeError}`);
-    canonicalizeDecoded(check);
+    if (!def.unstructured) canonicalizeDecoded(check);
     // The body is the request's own, freshly decoded: it is worked on in place, not copied
     // (callers of create and update hand over objects they no longer use).
     const obj = body;

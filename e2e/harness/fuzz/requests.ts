@@ -143,6 +143,19 @@ function otherPath(r: Prng, space: string): string {
   ])();
 }
 
+/** Whether a query asks for a watch as Go's apimachinery reads it: the first `watch` value, true unless `0` or `false` in any case. */
+function asksWatch(query: string[]): boolean {
+  const first = query.find((p) => p === 'watch' || p.startsWith('watch='));
+  if (first === undefined) return false;
+  let value: string;
+  try {
+    value = decodeURIComponent(first.slice('watch='.length).replace(/\+/g, ' '));
+  } catch {
+    return false;
+  }
+  return value !== '0' && value.toLowerCase() !== 'false';
+}
+
 const SEGMENTS = ['api', 'apis', 'v1', 'tenants', FUZZ_TENANT, 'all', 'namespaces', 'fuzz', 'configmaps', 'watch', 'status', '..', '.', '%2e%2e', '%2E', '%2F', '%00', '%ff', '%', '%zz', '', ' ', '~', ';', 'a;b=c', '%C3%A4', '\u00e4', '*', '?', '#', 'x'.repeat(300)];
 
 function garbagePath(r: Prng): string {
@@ -197,7 +210,7 @@ export function generateRequest(seed: number, index: number, creds: Credentials)
 
   const query = pickQuery(r, r.chance(0.08) && method === 'GET');
   if (query.length > 0) path += `?${query.join('&')}`;
-  const watch = target.watchPrefix || /[?&]watch=(true|1)(&|$)/.test(path);
+  const watch = target.watchPrefix || asksWatch(query);
 
   if (identity === 'admin') headers.authorization = `Bearer ${creds.adminToken}`;
   else if (identity === 'tenant') headers.authorization = `Bearer ${creds.tenantToken}`;
