@@ -22,26 +22,20 @@ const LAYOUTS: Record<GoTimeLayout, string> = {
 /** Each element of a layout: the literal before it, and the element itself. */
 type Element = { prefix: string; std: '2006' | '01' | '02' | '15' | '04' | '05' | '.000000' | 'Z07:00' };
 
+/** RFC 3339's date and time of day, which both layouts start with. */
+const DATE_TIME: Element[] = [
+  { prefix: '', std: '2006' },
+  { prefix: '-', std: '01' },
+  { prefix: '-', std: '02' },
+  { prefix: 'T', std: '15' },
+  { prefix: ':', std: '04' },
+  { prefix: ':', std: '05' },
+];
+const ZONE: Element = { prefix: '', std: 'Z07:00' };
+
 const ELEMENTS: Record<GoTimeLayout, Element[]> = {
-  seconds: [
-    { prefix: '', std: '2006' },
-    { prefix: '-', std: '01' },
-    { prefix: '-', std: '02' },
-    { prefix: 'T', std: '15' },
-    { prefix: ':', std: '04' },
-    { prefix: ':', std: '05' },
-    { prefix: '', std: 'Z07:00' },
-  ],
-  micro: [
-    { prefix: '', std: '2006' },
-    { prefix: '-', std: '01' },
-    { prefix: '-', std: '02' },
-    { prefix: 'T', std: '15' },
-    { prefix: ':', std: '04' },
-    { prefix: ':', std: '05' },
-    { prefix: '', std: '.000000' },
-    { prefix: '', std: 'Z07:00' },
-  ],
+  seconds: [...DATE_TIME, ZONE],
+  micro: [...DATE_TIME, { prefix: '', std: '.000000' }, ZONE],
 };
 
 const isDigit = (s: string, i: number): boolean => i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57;
