@@ -1,6 +1,6 @@
 /**
  * The controller manager of the controllers that run on the client (namespace, service account,
- * ClusterRole aggregation): shared informers over every
+ * ClusterRole aggregation, root CA publisher): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
  * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
@@ -13,10 +13,11 @@
  */
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
-import { namespaces, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
+import { configMaps, namespaces, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
 import type { KubeClient } from '../src/client/kube-client.js';
 import { namespaceController } from './namespace/namespace-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
+import { ROOT_CA_FIELD_SELECTOR, rootCaPublisher } from './root-ca-publisher/root-ca-publisher.js';
 import { clientSources } from './runtime/client-source.js';
 import type { Controller } from './runtime/controller.js';
 import { InformerFactory } from './runtime/informer-factory.js';
@@ -27,6 +28,8 @@ export interface ControllerManagerOptions {
   informerClient: KubeClient;
   /** A client acting as one of CONTROLLER_USERS. */
   clientFor(user: string): KubeClient;
+  /** PEM of the CA that signs the server's certificate, published as `kube-root-ca.crt` in every namespace (none: not published, as kube-controller-manager without a root CA). */
+  rootCaBundle: string | undefined;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -54,17 +57,25 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
     }),
     clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
   ];
+  const synced = [tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer];
+  if (options.rootCaBundle !== undefined) {
+    const rootCaConfigMaps = informers.informerFor(configMaps, undefined, { fieldSelector: ROOT_CA_FIELD_SELECTOR });
+    synced.push(rootCaConfigMaps);
+    controllers.push(
+      rootCaPublisher({ client: options.clientFor(CONTROLLER_USERS.rootCaPublisher), caBundle: options.rootCaBundle, tenants: tenantInformer, namespaces: namespaceInformer, rootCaConfigMaps, log }),
+    );
+  }
   informers.start();
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const synced = Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer].map((i) => i.waitForSync())).then(() => {
+  const allSynced = Promise.all(synced.map((i) => i.waitForSync())).then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');
   });
   return {
-    synced,
+    synced: allSynced,
     async stop() {
       stopped = true;
       informers.stop();

@@ -22,7 +22,6 @@ import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
 import { KubernetesServiceController } from '../controllers/kubernetes-service/kubernetes-service-controller.js';
 import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kubernetes-service-objects.js';
-import { RootCaPublisher } from '../controllers/root-ca-publisher/root-ca-publisher.js';
 import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
@@ -61,17 +60,9 @@ export interface ControlPlane {
   serviceAccountLookup: ServiceAccountLookup;
   /** Which nodes run pods of which space, kept by the shared pods informer. */
   nodeUsage: NodeUsage;
-  /**
-   * What the server publishes into every space once it listens: the `kubernetes` Service's
-   * endpoint and the CA bundle of `kube-root-ca.crt`. Until then those controllers wait.
-   */
-  advertise(apiServer: AdvertisedApiServer): void;
+  /** The `kubernetes` Service's endpoint in every space, once the server listens; until then that controller waits. */
+  advertise(apiServer: AdvertisedEndpoint): void;
   stop(): Promise<void>;
-}
-
-export interface AdvertisedApiServer extends AdvertisedEndpoint {
-  /** PEM of the CA that signs the serving certificate. */
-  caBundle: string;
 }
 
 function requireKind(registry: ResourceRegistry, group: string, resource: string): ResourceDefinition {
@@ -138,7 +129,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
 
   // One informer per kind, shared by every controller (and admission) that watches it.
   const watchCaches = new WatchCaches(generic, store);
-  const informers = new InformerFactory<ResourceDefinition>((def, space) => inProcessSource(watchCaches, def, space), (err, informer) => options.log.error({ err, informer }, 'informer error'));
+  const informers = new InformerFactory<ResourceDefinition>((def, space, selectors) => inProcessSource(watchCaches, def, space, selectors), (err, informer) => options.log.error({ err, informer }, 'informer error'));
   const tenants = informers.informerFor(tenantDef);
   const namespaces = informers.informerFor(kinds.namespaces);
   const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');
@@ -179,13 +170,10 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     clusterIP: allocator.kubernetesServiceIp,
     log: options.log,
   });
-  const configMapDef = kind('', 'configmaps');
-  const rootCaPublisher = new RootCaPublisher({ generic, tenants, namespaces, configMaps: informers.informerFor(configMapDef), configMapDef, log: options.log });
 
   const controllers: Controller[] = [
     tenantController({ generic, registry, tenants, tenantDef, kinds, ensureSpaceDefaults: (tenant) => kubernetesService.ensureIn(tenant), log: options.log }),
     kubernetesService.controller,
-    rootCaPublisher.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
   ];
   // One collector over every space, on the same shared informers.
@@ -204,8 +192,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     serviceAccountLookup: cachedServiceAccountLookup((key) => serviceAccounts.get(key), storeServiceAccountLookup(generic, registry)),
     nodeUsage,
     advertise(apiServer) {
-      kubernetesService.advertise({ address: apiServer.address, port: apiServer.port });
-      rootCaPublisher.publish(apiServer.caBundle);
+      kubernetesService.advertise(apiServer);
     },
     async stop() {
       informers.stop();

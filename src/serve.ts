@@ -87,13 +87,13 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     await app.listen({ host: options.bindAddress, port: options.securePort });
     const port = (app.server.address() as AddressInfo).port;
     const url = serverUrl(options.bindAddress, port);
-    plane.advertise({ address: advertiseAddress(options.bindAddress), port, caBundle: prepared.ca.cert });
+    plane.advertise({ address: advertiseAddress(options.bindAddress), port });
     let adminKubeconfig: string | undefined;
     if (prepared.adminToken !== null) {
       const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
-    const controllers = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, logger) : undefined;
+    const controllers = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, prepared.ca.cert, logger) : undefined;
     exitOnSignals({ app, store, plane, controllers, logger });
     // The e2e harness reads `url` from this line.
     logger.info(

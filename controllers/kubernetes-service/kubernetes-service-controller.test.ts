@@ -60,7 +60,7 @@ describe('kubernetes-service controller', () => {
     plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
     const kind = (group: string, resource: string) => plane.registry.all().find((d) => d.group === group && d.resource === resource)!;
     defs = { tenants: kind('', 'tenants'), services: kind('', 'services'), endpoints: kind('', 'endpoints'), endpointslices: kind('discovery.k8s.io', 'endpointslices') };
-    plane.advertise({ ...endpoint, caBundle: 'PEM' });
+    plane.advertise(endpoint);
   });
 
   afterAll(async () => {

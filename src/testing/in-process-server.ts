@@ -36,6 +36,8 @@ export interface InProcessServerOptions {
   beforeApp?(plane: ControlPlane): void;
   /** The control plane's and the controllers' log (default: silent). */
   log?: ControlPlaneOptions['log'];
+  /** The CA the root CA publisher puts into every namespace (default: none, the publisher does not run). */
+  rootCaBundle?: string;
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {
@@ -47,7 +49,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   options.beforeApp?.(plane);
   const identities = new InProcessIdentities();
   const app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
-  const controllers = startInProcessControllerManager(app, identities, log);
+  const controllers = startInProcessControllerManager(app, identities, options.rootCaBundle, log);
   return {
     plane,
     app,
