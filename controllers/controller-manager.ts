@@ -1,5 +1,5 @@
 /**
- * The controller manager of the controllers that run on the client (namespace, service account,
+ * The controller manager of the controllers that run on the client (tenant, namespace, service account,
  * ClusterRole aggregation, root CA publisher): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
@@ -22,6 +22,7 @@ import { clientSources } from './runtime/client-source.js';
 import type { Controller } from './runtime/controller.js';
 import { InformerFactory } from './runtime/informer-factory.js';
 import { serviceAccountController } from './service-account/service-account-controller.js';
+import { tenantController } from './tenant/tenant-controller.js';
 
 export interface ControllerManagerOptions {
   /** Acts as CONTROLLER_MANAGER_USER: reads for the shared informers. */
@@ -47,6 +48,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const serviceAccountInformer = informers.informerFor(serviceAccounts);
   const clusterRoleInformer = informers.informerFor(clusterRoles);
   const controllers: Controller[] = [
+    tenantController({ client: options.clientFor(CONTROLLER_USERS.tenant), tenants: tenantInformer, log }),
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
     serviceAccountController({
       client: options.clientFor(CONTROLLER_USERS.serviceAccount),

@@ -29,8 +29,7 @@ import { inProcessSource } from '../controllers/runtime/in-process-source.js';
 import type { Informer } from '../controllers/runtime/informer.js';
 import { InformerFactory } from '../controllers/runtime/informer-factory.js';
 import type { ObjectKey } from './client/object-key.js';
-import { ensureSpaceLayout, type SpaceKinds } from '../controllers/tenant/space-layout.js';
-import { tenantController } from '../controllers/tenant/tenant-controller.js';
+import { INITIAL_NAMESPACES, initialNamespace } from '../controllers/tenant/space-layout.js';
 import { ensureBootstrapPolicy } from '../controllers/rbac/ensure-bootstrap-policy.js';
 import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
@@ -89,9 +88,9 @@ function cachedReader(informer: Informer, generic: GenericStore, def: ResourceDe
   };
 }
 
-async function createIfAbsent(generic: GenericStore, def: ResourceDefinition, obj: KubeObject): Promise<void> {
+async function createIfAbsent(generic: GenericStore, def: ResourceDefinition, obj: KubeObject, tenant = ''): Promise<void> {
   try {
-    await generic.create(def, { tenant: '' }, obj);
+    await generic.create(def, { tenant }, obj);
   } catch (err) {
     if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
   }
@@ -100,7 +99,7 @@ async function createIfAbsent(generic: GenericStore, def: ResourceDefinition, ob
 export async function startControlPlane(store: Store, options: ControlPlaneOptions): Promise<ControlPlane> {
   const registry = new ResourceRegistry(builtinKinds);
   const tenantDef = requireKind(registry, '', 'tenants');
-  const kinds: SpaceKinds = {
+  const kinds = {
     namespaces: requireKind(registry, '', 'namespaces'),
     clusterRoles: requireKind(registry, 'rbac.authorization.k8s.io', 'clusterroles'),
     clusterRoleBindings: requireKind(registry, 'rbac.authorization.k8s.io', 'clusterrolebindings'),
@@ -154,7 +153,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
 
   // The system space exists before the first request: its Tenant, its namespaces and the default RBAC policy.
   await createIfAbsent(generic, tenantDef, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: SYSTEM_TENANT } });
-  await ensureSpaceLayout(generic, kinds, SYSTEM_TENANT, false);
+  await Promise.all(INITIAL_NAMESPACES.map((name) => createIfAbsent(generic, kinds.namespaces, initialNamespace(name), SYSTEM_TENANT)));
   await ensureBootstrapPolicy(generic, kinds);
   await ensureLocalAPIServices(generic, requireKind(registry, 'apiregistration.k8s.io', 'apiservices'), registry);
 
@@ -163,6 +162,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const kubernetesService = new KubernetesServiceController({
     generic,
     tenants,
+    namespaces,
     services: informers.informerFor(spaceDefaultDefs.services),
     endpoints: informers.informerFor(spaceDefaultDefs.endpoints),
     endpointSlices: informers.informerFor(spaceDefaultDefs.endpointSlices),
@@ -172,7 +172,6 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   });
 
   const controllers: Controller[] = [
-    tenantController({ generic, registry, tenants, tenantDef, kinds, ensureSpaceDefaults: (tenant) => kubernetesService.ensureIn(tenant), log: options.log }),
     kubernetesService.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
   ];

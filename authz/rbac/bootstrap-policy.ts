@@ -97,6 +97,7 @@ function clusterRoleBinding(role: string, groups: string[], users: string[] = []
  */
 export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 export const CONTROLLER_USERS = {
+  tenant: 'system:controller:tenant-controller',
   namespace: 'system:controller:namespace-controller',
   serviceAccount: 'system:controller:service-account-controller',
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
@@ -111,6 +112,16 @@ function controllerRoles(): ClusterRole[] {
       rule(READ, [RBAC_GROUP], ['clusterroles']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
+    ]),
+    // `escalate` and `bind`: a new space's admin role grants everything within that space.
+    clusterRole(CONTROLLER_USERS.tenant, [
+      rule(['patch'], [CORE], ['tenants/status']),
+      rule(['get'], [CORE], ['tenants', 'services']),
+      rule(['update'], [CORE], ['tenants/finalize']),
+      rule(['create', 'list', 'delete'], [CORE], ['namespaces']),
+      rule(['create', 'escalate', 'bind'], [RBAC_GROUP], ['clusterroles']),
+      rule(['create'], [RBAC_GROUP], ['clusterrolebindings']),
+      rule(['list', 'deletecollection'], ['*'], ['*']),
     ]),
     clusterRole(CONTROLLER_USERS.namespace, [
       rule(['get', 'list', 'watch', 'delete'], [CORE], ['namespaces']),
