@@ -11,6 +11,7 @@
  */
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
+import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
 import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
 import { isSharedCrd } from '../api/kinds/apiextensions/types.js';
 import { SYSTEM_TENANT, tenantLifecycle } from '../api/admission/tenant-lifecycle.js';
@@ -118,6 +119,9 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   // Admission reads tenants and namespaces through informers that need the generic store: the
   // plugins are handed readers that look the informers up when called.
   const readers: { tenant?: (key: ObjectKey) => Promise<KubeObject | undefined>; namespace?: (key: ObjectKey) => Promise<KubeObject | undefined> } = {};
+  // The same for the namespace-scoped admission objects (quotas, limit ranges), from their informers.
+  const namespaced: { quotas?: Informer } = {};
+  const quotaDef = requireKind(registry, '', 'resourcequotas');
   const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
   // RBAC decisions read every space's roles and bindings from memory, kept by the shared informers below.
   const rbac = new RbacIndex();
@@ -134,6 +138,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
     clusterIpAdmission(allocator),
+    // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
+    resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
   ]);
 
   // One informer per kind, shared by every controller (and admission) that watches it.
@@ -146,6 +152,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const crdDef = requireKind(registry, 'apiextensions.k8s.io', 'customresourcedefinitions');
   const crds = informers.informerFor(crdDef);
   crdInformer.current = crds;
+  namespaced.quotas = informers.informerFor(quotaDef);
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -193,7 +200,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
-  await Promise.all([tenants, serviceAccounts, pods, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,

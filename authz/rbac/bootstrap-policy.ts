@@ -100,6 +100,7 @@ export const CONTROLLER_USERS = {
   namespace: 'system:controller:namespace-controller',
   serviceAccount: 'system:controller:service-account-controller',
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
+  resourceQuota: 'system:controller:resourcequota-controller',
 } as const;
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
@@ -107,6 +108,7 @@ function controllerRoles(): ClusterRole[] {
   return [
     clusterRole(CONTROLLER_MANAGER_USER, [
       rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts']),
+      rule(READ, [CORE], ['resourcequotas', 'pods', 'services', 'persistentvolumeclaims', 'configmaps', 'secrets', 'replicationcontrollers']),
       rule(READ, [RBAC_GROUP], ['clusterroles']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
@@ -117,6 +119,8 @@ function controllerRoles(): ClusterRole[] {
       rule(['get', 'list', 'delete', 'deletecollection'], ['*'], ['*']),
     ]),
     clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
+    // Counts any resource a quota names (`count/<resource>.<group>`, custom resources too), writes only quota status.
+    clusterRole(CONTROLLER_USERS.resourceQuota, [rule(['list', 'watch'], ['*'], ['*']), rule(['get'], [CORE], ['resourcequotas']), rule(['update'], [CORE], ['resourcequotas/status'])]),
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
   ];
