@@ -12,6 +12,8 @@
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
+import { limitRanger } from '../api/admission/limit-ranger.js';
+import type { LimitRange } from '../api/kinds/core/types.js';
 import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
 import { isSharedCrd } from '../api/kinds/apiextensions/types.js';
 import { SYSTEM_TENANT, tenantLifecycle } from '../api/admission/tenant-lifecycle.js';
@@ -120,7 +122,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   // plugins are handed readers that look the informers up when called.
   const readers: { tenant?: (key: ObjectKey) => Promise<KubeObject | undefined>; namespace?: (key: ObjectKey) => Promise<KubeObject | undefined> } = {};
   // The same for the namespace-scoped admission objects (quotas, limit ranges), from their informers.
-  const namespaced: { quotas?: Informer } = {};
+  const namespaced: { quotas?: Informer; limitRanges?: Informer } = {};
   const quotaDef = requireKind(registry, '', 'resourcequotas');
   const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
   // RBAC decisions read every space's roles and bindings from memory, kept by the shared informers below.
@@ -137,6 +139,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     sharedCrdNames(isSharedCrdName),
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
+    limitRanger((tenant, namespace) => namespaced.limitRanges!.lister<LimitRange>().list({ tenant, namespace })),
     clusterIpAdmission(allocator),
     // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
     resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
@@ -153,6 +156,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const crds = informers.informerFor(crdDef);
   crdInformer.current = crds;
   namespaced.quotas = informers.informerFor(quotaDef);
+  namespaced.limitRanges = informers.informerFor(requireKind(registry, '', 'limitranges'));
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -200,7 +204,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
-  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,
