@@ -13,6 +13,7 @@ import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/a
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
 import { limitRanger } from '../api/admission/limit-ranger.js';
+import { DEFAULT_POD_SECURITY_EXEMPTIONS, podSecurityAdmission, type PodSecurityExemptions } from '../api/admission/pod-security/pod-security.js';
 import type { LimitRange } from '../api/kinds/core/types.js';
 import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
 import { isSharedCrd } from '../api/kinds/apiextensions/types.js';
@@ -48,6 +49,8 @@ import { ApiError } from '../api/status.js';
 export interface ControlPlaneOptions {
   /** The service IP range every space allocates cluster IPs from. */
   serviceClusterIpRange: string;
+  /** What PodSecurity admission skips; DEFAULT_POD_SECURITY_EXEMPTIONS when absent. */
+  podSecurityExemptions?: PodSecurityExemptions;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -122,7 +125,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   // plugins are handed readers that look the informers up when called.
   const readers: { tenant?: (key: ObjectKey) => Promise<KubeObject | undefined>; namespace?: (key: ObjectKey) => Promise<KubeObject | undefined> } = {};
   // The same for the namespace-scoped admission objects (quotas, limit ranges), from their informers.
-  const namespaced: { quotas?: Informer; limitRanges?: Informer } = {};
+  const namespaced: { quotas?: Informer; limitRanges?: Informer; pods?: Informer } = {};
   const quotaDef = requireKind(registry, '', 'resourcequotas');
   const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
   // RBAC decisions read every space's roles and bindings from memory, kept by the shared informers below.
@@ -140,6 +143,11 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
     limitRanger((tenant, namespace) => namespaced.limitRanges!.lister<LimitRange>().list({ tenant, namespace })),
+    podSecurityAdmission({
+      readNamespace: (tenant, name) => readers.namespace!({ tenant, namespace: '', name }),
+      podsIn: (tenant, namespace) => namespaced.pods!.lister().list({ tenant, namespace }),
+      exemptions: options.podSecurityExemptions ?? DEFAULT_POD_SECURITY_EXEMPTIONS,
+    }),
     clusterIpAdmission(allocator),
     // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
     resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
@@ -171,6 +179,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const nodeUsage = new NodeUsage();
   const pods = informers.informerFor(requireKind(registry, '', 'pods'));
   pods.onChange((key, pod) => nodeUsage.apply(key, pod));
+  namespaced.pods = pods;
 
   // The system space exists before the first request: its Tenant, its namespaces and the default RBAC policy.
   await createIfAbsent(generic, tenantDef, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: SYSTEM_TENANT } });

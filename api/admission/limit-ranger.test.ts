@@ -6,9 +6,10 @@ import { ApiError } from '../status.js';
 import type { AdmissionAttributes } from '../registry/generic-store.js';
 import type { KubeObject } from '../registry/object.js';
 import { limitRanger } from './limit-ranger.js';
+import type { ResourceDefinition } from '../registry/resource-definition.js';
 
 const range = (limits: NonNullable<LimitRange['spec']>['limits']): LimitRange => ({ metadata: { name: 'lr', namespace: 'ns' }, spec: { limits } });
-const attrs = (object: KubeObject, def = pods, operation: 'create' | 'update' = 'create'): AdmissionAttributes => ({
+const attrs = (object: KubeObject, def: ResourceDefinition = pods as ResourceDefinition, operation: 'create' | 'update' = 'create'): AdmissionAttributes => ({
   operation, def, tenant: 't1', namespace: 'ns', object, old: undefined, user: undefined,
 });
 const pod = (containers: NonNullable<Pod['spec']>['containers'], initContainers?: NonNullable<Pod['spec']>['initContainers']): Pod => ({
@@ -57,11 +58,11 @@ describe('LimitRanger', () => {
     ]);
     expect(await refusal(plugin, attrs(p))).toBe('pods "p" is forbidden: maximum cpu usage per Pod is 1, but limit is 1200m');
     const claim = { metadata: { name: 'c', namespace: 'ns' }, spec: { resources: { requests: { storage: '2Gi' } } } };
-    expect(await refusal(plugin, attrs(claim, persistentVolumeClaims, 'update'))).toBe('persistentvolumeclaims "c" is forbidden: maximum storage usage per PersistentVolumeClaim is 1Gi, but request is 2Gi');
+    expect(await refusal(plugin, attrs(claim, persistentVolumeClaims as ResourceDefinition, 'update'))).toBe('persistentvolumeclaims "c" is forbidden: maximum storage usage per PersistentVolumeClaim is 1Gi, but request is 2Gi');
   });
 
   it('leaves pod updates alone', async () => {
     const plugin = limitRanger(() => [range([{ type: 'Container', max: { cpu: '1' } }])]);
-    await plugin.admit(attrs(pod([{ name: 'c', image: 'nginx' }]), pods, 'update'));
+    await plugin.admit(attrs(pod([{ name: "c", image: "nginx" }]), pods as ResourceDefinition, 'update'));
   });
 });
