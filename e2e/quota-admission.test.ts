@@ -10,7 +10,7 @@ import { backendCases, startCluster, type TestCluster } from './harness/cluster.
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
 import { parseTable } from './harness/kubectl-output.js';
 import { namespace, pod, toYamlStream } from './harness/manifests.js';
-import { eventually, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
+import { createTenants, eventually, userKubeconfig, type UserCredentials } from './harness/spaces.js';
 
 const VERSIONS = ['1.27', '1.33'] as const satisfies readonly KubectlVersion[];
 const kubectlPath = kubectlForTests(VERSIONS);
@@ -41,9 +41,7 @@ describe.each(backendCases(kubectlPath !== undefined))('quota, limit ranges and 
     beforeAll(async () => {
       cluster = await startCluster(backend);
       kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
-      const created = await cluster.api.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't1' } } });
-      expect(created.status, created.body).toBe(201);
-      await waitForTenantPhase(cluster, 't1', 'Active');
+      await createTenants(cluster, 't1');
       admin = await userKubeconfig(cluster, { tenant: 't1', user: 'admin' });
       await eventually('admin to manage t1', async () => (await admin.api.request('GET', '/api/v1/namespaces')).status === 200);
     });

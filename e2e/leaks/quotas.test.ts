@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { namespace, pod } from '../harness/manifests.js';
-import { createTenants, eventually, grantAndWait, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
+import { createTenants, eventually, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
 
 const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '1' } } };
 const limitRange = { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '300m' } }] } };
@@ -24,10 +24,14 @@ describe.each(backendCases())('quota and admission objects on the $backend backe
     beforeAll(async () => {
       cluster = await startCluster(backend);
       await createTenants(cluster, 't1', 't2');
-      alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
-      bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
-      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
-      await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, '/api/v1/namespaces');
+      // Each space's own `admin`, who manages everything in it.
+      [alice, bob] = await Promise.all(
+        ['t1', 't2'].map(async (tenant) => {
+          const admin = await userKubeconfig(cluster, { tenant, user: 'admin' });
+          await eventually(`admin to manage ${tenant}`, async () => (await admin.api.request('GET', '/api/v1/namespaces')).status === 200);
+          return admin;
+        }),
+      ) as [UserCredentials, UserCredentials];
       expect((await alice.api.request('POST', '/api/v1/namespaces', { json: namespace('shared', { 'pod-security.kubernetes.io/enforce': 'baseline' }) })).status).toBe(201);
       expect((await bob.api.request('POST', '/api/v1/namespaces', { json: namespace('shared') })).status).toBe(201);
       for (const u of [alice, bob]) expect((await u.api.request('POST', '/api/v1/namespaces/shared/resourcequotas', { json: quota })).status).toBe(201);

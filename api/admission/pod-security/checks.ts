@@ -227,7 +227,8 @@ const seLinuxOptions: CheckFn = (_meta, spec) => {
 
 const validSeccomp = (t: string | undefined): boolean => t === 'Localhost' || t === 'RuntimeDefault';
 
-const seccompProfileBaseline: CheckFn = (_meta, spec) => {
+/** Who sets a seccomp profile type other than RuntimeDefault or Localhost (`pod`, `containers "a"`), the types set, and whether the pod sets a valid one. */
+function badSeccompSetters(spec: CheckedPodSpec): { setters: string[]; values: string[]; podValid: boolean } {
   const setters: string[] = [];
   const values = new Set<string>();
   const pod = spec.securityContext?.seccompProfile;
@@ -242,8 +243,16 @@ const seccompProfileBaseline: CheckFn = (_meta, spec) => {
     return true;
   });
   if (bad.length > 0) setters.push(containersText(bad));
-  if (setters.length === 0) return undefined;
-  return { reason: 'seccompProfile', detail: `${setters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(values))}` };
+  return { setters, values: sortedSet(values), podValid: pod !== undefined && validSeccomp(pod.type) };
+}
+
+function seccompSettersViolation(setters: string[], values: string[]): Violation {
+  return { reason: 'seccompProfile', detail: `${setters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(values)}` };
+}
+
+const seccompProfileBaseline: CheckFn = (_meta, spec) => {
+  const { setters, values } = badSeccompSetters(spec);
+  return setters.length === 0 ? undefined : seccompSettersViolation(setters, values);
 };
 
 /** Safe sysctls by the policy version that allowed them. */
@@ -342,23 +351,9 @@ const runAsUser: CheckFn = (_meta, spec) => {
 };
 
 const seccompProfileRestricted: CheckFn = (_meta, spec) => {
-  const setters: string[] = [];
-  const values = new Set<string>();
-  const pod = spec.securityContext?.seccompProfile;
-  const podSet = pod !== undefined && validSeccomp(pod.type);
-  if (pod && !podSet) {
-    setters.push('pod');
-    values.add(pod.type ?? '');
-  }
-  const explicit = namesWhere(spec, (c) => {
-    const profile = c.securityContext?.seccompProfile;
-    if (!profile || validSeccomp(profile.type)) return false;
-    values.add(profile.type ?? '');
-    return true;
-  });
-  const implicit = namesWhere(spec, (c) => c.securityContext?.seccompProfile === undefined && !podSet);
-  if (explicit.length > 0) setters.push(containersText(explicit));
-  if (setters.length > 0) return { reason: 'seccompProfile', detail: `${setters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(sortedSet(values))}` };
+  const { setters, values, podValid } = badSeccompSetters(spec);
+  if (setters.length > 0) return seccompSettersViolation(setters, values);
+  const implicit = namesWhere(spec, (c) => c.securityContext?.seccompProfile === undefined && !podValid);
   if (implicit.length > 0) {
     return { reason: 'seccompProfile', detail: `pod or ${containersText(implicit)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"` };
   }
