@@ -13,7 +13,11 @@
  */
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
-import { configMaps, namespaces, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
+import { configMaps, namespaces, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
+import { persistentVolumeClaims } from '../api/kinds/core/persistent-volume-claim.js';
+import { replicationControllers } from '../api/kinds/core/replication-controller.js';
+import { resourceQuotas } from '../api/kinds/core/resource-quota.js';
+import { resourceQuotaController } from './resource-quota/resource-quota-controller.js';
 import type { KubeClient } from '../src/client/kube-client.js';
 import { namespaceController } from './namespace/namespace-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
@@ -47,6 +51,13 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const namespaceInformer = informers.informerFor(namespaces);
   const serviceAccountInformer = informers.informerFor(serviceAccounts);
   const clusterRoleInformer = informers.informerFor(clusterRoles);
+  const quotaInformer = informers.informerFor(resourceQuotas);
+  // What quotas count and release at once when deleted; other kinds are recounted on the resync.
+  const counted = [pods, services, persistentVolumeClaims, configMaps, secrets, replicationControllers, resourceQuotas].map((def) => ({
+    group: def.group,
+    resource: def.resource,
+    informer: def === resourceQuotas ? quotaInformer : informers.informerFor(def),
+  }));
   const controllers: Controller[] = [
     tenantController({ client: options.clientFor(CONTROLLER_USERS.tenant), tenants: tenantInformer, log }),
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
@@ -58,6 +69,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       log,
     }),
     clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
+    resourceQuotaController({ client: options.clientFor(CONTROLLER_USERS.resourceQuota), quotas: quotaInformer, counted, log }),
   ];
   const synced = [tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer];
   if (options.rootCaBundle !== undefined) {
@@ -71,7 +83,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const allSynced = Promise.all(synced.map((i) => i.waitForSync())).then(() => {
+  const allSynced = Promise.all([...synced, ...counted.map((c) => c.informer)].map((i) => i.waitForSync())).then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');

@@ -11,6 +11,10 @@
  */
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
+import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
+import { limitRanger } from '../api/admission/limit-ranger.js';
+import { DEFAULT_POD_SECURITY_EXEMPTIONS, podSecurityAdmission, type PodSecurityExemptions } from '../api/admission/pod-security/pod-security.js';
+import type { LimitRange } from '../api/kinds/core/types.js';
 import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
 import { isSharedCrd } from '../api/kinds/apiextensions/types.js';
 import { SYSTEM_TENANT, tenantLifecycle } from '../api/admission/tenant-lifecycle.js';
@@ -43,6 +47,8 @@ import { ApiError } from '../api/status.js';
 export interface ControlPlaneOptions {
   /** The service IP range every space allocates cluster IPs from. */
   serviceClusterIpRange: string;
+  /** What PodSecurity admission skips; DEFAULT_POD_SECURITY_EXEMPTIONS when absent. */
+  podSecurityExemptions?: PodSecurityExemptions;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -108,6 +114,9 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   // Admission reads tenants and namespaces through informers that need the generic store: the
   // plugins are handed readers that look the informers up when called.
   const readers: { tenant?: (key: ObjectKey) => Promise<KubeObject | undefined>; namespace?: (key: ObjectKey) => Promise<KubeObject | undefined> } = {};
+  // The same for the namespace-scoped admission objects (quotas, limit ranges), from their informers.
+  const namespaced: { quotas?: Informer; limitRanges?: Informer; pods?: Informer } = {};
+  const quotaDef = requireKind(registry, '', 'resourcequotas');
   const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
   // RBAC decisions read every space's roles and bindings from memory, kept by the shared informers below.
   const rbac = new RbacIndex();
@@ -123,7 +132,15 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     sharedCrdNames(isSharedCrdName),
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
+    limitRanger((tenant, namespace) => namespaced.limitRanges!.lister<LimitRange>().list({ tenant, namespace })),
+    podSecurityAdmission({
+      readNamespace: (tenant, name) => readers.namespace!({ tenant, namespace: '', name }),
+      podsIn: (tenant, namespace) => namespaced.pods!.lister().list({ tenant, namespace }),
+      exemptions: options.podSecurityExemptions ?? DEFAULT_POD_SECURITY_EXEMPTIONS,
+    }),
     clusterIpAdmission(allocator),
+    // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
+    resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
   ]);
 
   // One informer per kind, shared by every controller (and admission) that watches it.
@@ -136,6 +153,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const crdDef = requireKind(registry, 'apiextensions.k8s.io', 'customresourcedefinitions');
   const crds = informers.informerFor(crdDef);
   crdInformer.current = crds;
+  namespaced.quotas = informers.informerFor(quotaDef);
+  namespaced.limitRanges = informers.informerFor(requireKind(registry, '', 'limitranges'));
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -150,6 +169,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const nodeUsage = new NodeUsage();
   const pods = informers.informerFor(requireKind(registry, '', 'pods'));
   pods.onChange((key, pod) => nodeUsage.apply(key, pod));
+  namespaced.pods = pods;
 
   // The system space exists before the first request: its Tenant, its namespaces and the default RBAC policy.
   await createIfAbsent(generic, tenantDef, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: SYSTEM_TENANT } });
@@ -180,7 +200,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
-  await Promise.all([tenants, serviceAccounts, pods, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,

@@ -102,6 +102,7 @@ export const CONTROLLER_USERS = {
   serviceAccount: 'system:controller:service-account-controller',
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
   rootCaPublisher: 'system:controller:root-ca-cert-publisher',
+  resourceQuota: 'system:controller:resourcequota-controller',
 } as const;
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
@@ -109,6 +110,7 @@ function controllerRoles(): ClusterRole[] {
   return [
     clusterRole(CONTROLLER_MANAGER_USER, [
       rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts', 'configmaps']),
+      rule(READ, [CORE], ['resourcequotas', 'pods', 'services', 'persistentvolumeclaims', 'secrets', 'replicationcontrollers']),
       rule(READ, [RBAC_GROUP], ['clusterroles']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
@@ -132,6 +134,8 @@ function controllerRoles(): ClusterRole[] {
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
     clusterRole(CONTROLLER_USERS.rootCaPublisher, [rule(['create', 'update', 'patch'], [CORE], ['configmaps'])]),
+    // Counts any resource a quota names (`count/<resource>.<group>`, custom resources too), writes only quota status.
+    clusterRole(CONTROLLER_USERS.resourceQuota, [rule(['list', 'watch'], ['*'], ['*']), rule(['get'], [CORE], ['resourcequotas']), rule(['update'], [CORE], ['resourcequotas/status'])]),
   ];
 }
 
