@@ -1,7 +1,7 @@
 /**
  * The worst-case cost of a checked CEL expression, after cel-go's estimator
  * (`checker/cost.go`): identifiers and field selections cost 1, calls 1 plus their arguments,
- * string operations a tenth of a unit per character, list and map literals 10 and 30, and a
+ * string scans and comparisons a tenth of a unit per character, list and map literals 10 and 30, and a
  * comprehension its range's largest size times its loop body. Sizes come from the types (the
  * schema's maxItems/maxProperties/maxLength, or the request size limit without them), so the same
  * estimator prices a rule once with the schema's bounds (at CRD creation) and again with the
@@ -15,35 +15,44 @@ const STRING_TRAVERSAL_FACTOR = 0.1;
 const LIST_CREATE_BASE_COST = 10;
 const MAP_CREATE_BASE_COST = 30;
 
-/** Extra costs of functions whose work grows with their input, beyond the call itself. */
+/** The cost of one call itself, without its arguments'. */
 export type CallCost = (name: string, target: CelType | undefined, args: CelType[]) => number;
 
 const traversal = (t: CelType | undefined): number => (t ? Math.ceil(maxSize(t) * STRING_TRAVERSAL_FACTOR) : 0);
 
-/** Standard functions: string scans, equality of sized values, conversions. */
+/** cel-go's `RegexStringLengthCostFactor`: a pattern's states are guessed at one per 4 characters. */
+const REGEX_STRING_LENGTH_FACTOR = 0.25;
+
+/** Standard functions as cel-go prices them: O(1) at 1, scans of strings and lists by their size. */
 export function standardCallCost(name: string, target: CelType | undefined, args: CelType[]): number {
   switch (name) {
     case 'contains':
+      return Math.max(1, traversal(target) * traversal(args[0]));
     case 'startsWith':
     case 'endsWith':
-      return traversal(target) * Math.max(1, traversal(args[0]));
-    case 'matches':
-      // Linear in the string for an RE2 automaton, times the size of the pattern.
-      return traversal(target ?? args[0]) * Math.max(1, traversal(target ? args[0] : args[1]));
+      return Math.max(1, traversal(args[0]));
+    case 'matches': {
+      const str = target ?? args[0];
+      const pattern = target ? args[0] : args[1];
+      return Math.max(1, Math.ceil(((str ? maxSize(str) : 0) + 1) * STRING_TRAVERSAL_FACTOR) * Math.ceil((pattern ? maxSize(pattern) : 0) * REGEX_STRING_LENGTH_FACTOR));
+    }
     case '_==_':
     case '_!=_':
     case '_<_':
     case '_<=_':
     case '_>_':
     case '_>=_':
+      // min(len(a), len(b)) * 0.1: a scalar compares at 1.
+      return Math.ceil(Math.min(...args.map(maxSize)) * STRING_TRAVERSAL_FACTOR);
     case '_+_':
-    case 'string':
-    case 'bytes':
-      return args.some((a) => a.kind === 'list' || a.kind === 'map' || a.kind === 'object') ? Math.max(...args.map(maxSize)) : Math.max(0, ...args.map(traversal));
+      return args.every((a) => a.kind === 'string' || a.kind === 'bytes') ? Math.max(1, Math.ceil(args.reduce((n, a) => n + maxSize(a), 0) * STRING_TRAVERSAL_FACTOR)) : 1;
     case '@in':
       return args[1] && (args[1].kind === 'list' || args[1].kind === 'map') ? maxSize(args[1]) : 1;
+    case 'string':
+    case 'bytes':
+      return Math.max(1, traversal(args[0]));
     default:
-      return 0;
+      return 1;
   }
 }
 
@@ -61,9 +70,10 @@ export function estimateCost(expr: Expr | undefined, types: Map<bigint, CelType>
     case 'callExpr': {
       const { function: name, target, args } = kind.value;
       const parts = [target, ...args].map((e) => (e ? estimateCost(e, types, callCost) : 0));
-      // A conditional pays for its condition and the dearer branch.
+      // A conditional pays for its condition and the dearer branch; && and || for both sides.
       if (name === '_?_:_') return parts[0]! + parts[1]! + Math.max(parts[2]!, parts[3]!);
-      const own = 1 + callCost(name, typeOf(target), args.map((a) => typeOf(a) ?? { kind: 'dyn' }));
+      if (name === '_&&_' || name === '_||_') return parts[0]! + parts[1]! + parts[2]!;
+      const own = callCost(name, typeOf(target), args.map((a) => typeOf(a) ?? { kind: 'dyn' }));
       return own + parts.reduce((a, b) => a + b, 0);
     }
     case 'listExpr':

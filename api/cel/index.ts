@@ -82,42 +82,38 @@ export function runtimeCost(compiled: CompiledExpression, variables: Record<stri
 
 /** `type` with the sizes `value` actually has (the largest at each place), for runtime costs. */
 export function sizedType(type: CelType, value: unknown): CelType {
+  return largest(type, value === undefined ? [] : [value]);
+}
+
+/**
+ * The type sized for the largest of several values of it (the items of a list, the values of a
+ * map): one pass over the values, whatever their number.
+ */
+function largest(type: CelType, values: unknown[]): CelType {
   switch (type.kind) {
     case 'string':
     case 'bytes':
-      return { ...type, max: typeof value === 'string' ? value.length : 0 };
+      return { ...type, max: values.reduce<number>((n, v) => (typeof v === 'string' && v.length > n ? v.length : n), 0) };
     case 'list': {
-      const items = Array.isArray(value) ? value : [];
-      return { ...type, elem: largest(type.elem, items), max: items.length };
+      const lists = values.filter(Array.isArray);
+      return { ...type, elem: largest(type.elem, lists.flat()), max: lists.reduce((n, l) => Math.max(n, l.length), 0) };
     }
     case 'map': {
-      const values = value !== null && typeof value === 'object' ? Object.values(value) : [];
-      return { ...type, value: largest(type.value, values), max: values.length };
+      const maps = values.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
+      return { ...type, value: largest(type.value, maps.flatMap(Object.values)), max: maps.reduce((n, m) => Math.max(n, Object.keys(m).length), 0) };
     }
     case 'object': {
-      const object = (value ?? {}) as Record<string, unknown>;
+      const objects = values.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
       const fields: Record<string, CelType> = {};
-      for (const [name, field] of Object.entries(type.fields)) fields[name] = sizedType(field, object[unescapedName(name)]);
+      for (const [name, field] of Object.entries(type.fields)) {
+        const property = unescapedName(name);
+        fields[name] = largest(field, objects.map((o) => o[property]).filter((v) => v !== undefined));
+      }
       return { ...type, fields };
     }
     default:
       return type;
   }
-}
-
-/** The type sized for the largest of several values of it (items of one list, values of one map). */
-function largest(type: CelType, values: unknown[]): CelType {
-  if (values.length === 0) return sizedType(type, undefined);
-  const sized = values.map((v) => sizedType(type, v));
-  return sized.reduce((a, b) => merge(a, b));
-}
-
-function merge(a: CelType, b: CelType): CelType {
-  if (a.kind === 'list' && b.kind === 'list') return { ...a, elem: merge(a.elem, b.elem), max: Math.max(a.max, b.max) };
-  if (a.kind === 'map' && b.kind === 'map') return { ...a, value: merge(a.value, b.value), max: Math.max(a.max, b.max) };
-  if (a.kind === 'object' && b.kind === 'object') return { ...a, fields: Object.fromEntries(Object.entries(a.fields).map(([k, f]) => [k, merge(f, b.fields[k] ?? f)])) };
-  if ('max' in a && 'max' in b) return { ...a, max: Math.max(a.max ?? 0, b.max ?? 0) } as CelType;
-  return a;
 }
 
 const UNESCAPES: Record<string, string> = { underscores: '__', dot: '.', dash: '-', slash: '/' };
