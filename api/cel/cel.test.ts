@@ -118,6 +118,28 @@ describe('the Kubernetes URL library', () => {
   });
 });
 
+describe('the Kubernetes IP and CIDR libraries', () => {
+  const s: CelType = { kind: 'string', max: 100 };
+  it('answers as upstream documents', () => {
+    expect(run("isIP('127.0.0.1') && isIP('::1') && !isIP('1.2.3') && !isIP('127.0.0.1%eth0')", '', s)).toBe(true);
+    expect(run("ip('127.0.0.1').family() == 4 && ip('::1').family() == 6", '', s)).toBe(true);
+    expect(run("ip('0.0.0.0').isUnspecified() && ip('127.0.0.1').isLoopback() && ip('::1').isLoopback()", '', s)).toBe(true);
+    expect(run("ip('224.0.0.1').isLinkLocalMulticast() && ip('ff02::1').isLinkLocalMulticast() && !ip('224.0.1.1').isLinkLocalMulticast()", '', s)).toBe(true);
+    expect(run("ip('169.254.169.254').isLinkLocalUnicast() && ip('fe80::1').isLinkLocalUnicast()", '', s)).toBe(true);
+    expect(run("ip('192.168.0.1').isGlobalUnicast() && !ip('255.255.255.255').isGlobalUnicast() && ip('2001:db8::abcd').isGlobalUnicast()", '', s)).toBe(true);
+    expect(run("ip('2001:DB8:0:0::1') == ip('2001:db8::1') && string(ip('2001:db8:0:0:0:0:0:1')) == '2001:db8::1'", '', s)).toBe(true);
+    expect(run("ip('::ffff:1.2.3.4').family()", '', s)).toMatch(/^error: IPv4-mapped IPv6 address/);
+    expect(run("cidr('192.168.0.0/24').containsIP(ip('192.168.0.1')) && cidr('192.168.0.0/24').containsIP('192.168.0.1') && !cidr('192.168.0.0/24').containsIP('192.168.1.1')", '', s)).toBe(true);
+    expect(run("cidr('192.168.0.0/16').containsCIDR(cidr('192.168.10.0/24')) && !cidr('192.168.0.0/24').containsCIDR('192.168.0.0/16')", '', s)).toBe(true);
+    expect(run("cidr('192.168.0.1/24').ip() == ip('192.168.0.1') && cidr('192.168.0.1/24').masked() == cidr('192.168.0.0/24') && cidr('::1/128').prefixLength() == 128", '', s)).toBe(true);
+    expect(run("isCIDR('192.168.0.0/24') && !isCIDR('192.168.0.0/33') && !isCIDR('192.168.0.0')", '', s)).toBe(true);
+  });
+  it('keeps addresses and strings apart when compiling', () => {
+    expect(compileExpression("'1.2.3.4'.family() == 4", { self: s })).toHaveProperty('errors', expect.stringContaining("found no matching overload for 'family' applied to 'string.()'"));
+    expect(compileExpression("ip('1.2.3.4') == '1.2.3.4'", { self: s })).toHaveProperty('errors', expect.stringContaining("found no matching overload for '_==_' applied to '(net.IP, string)'"));
+  });
+});
+
 describe('cost', () => {
   const bounded: TypedSchema = { type: 'array', maxItems: 10_000, items: { type: 'string', maxLength: 64 } };
   const unbounded: TypedSchema = { type: 'array', items: { type: 'string' } };

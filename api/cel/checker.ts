@@ -7,7 +7,7 @@
  * signatures leave open (`dyn`) stay open, and such calls are checked when they run.
  */
 import type { CelEnv, CelType as LibType, parse } from '@bufbuild/cel';
-import type { Library } from './library.js';
+import type { Library } from './declare.js';
 import { BOOL, DYN, INT, STRING, typeName, type CelType, type ScalarKind } from './types.js';
 
 export type ParsedExpr = ReturnType<typeof parse>;

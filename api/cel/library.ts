@@ -1,23 +1,16 @@
 /**
  * The Kubernetes CEL libraries `@bufbuild/cel` lacks, as kube-apiserver enables them for CRD
  * rules (`apiserver/pkg/cel/library`): lists (`isSorted`, `sum`, `min`, `max`, `indexOf`,
- * `lastIndexOf`) and URLs (`url`, `isURL`, `getScheme`, `getHost`, `getHostname`, `getPort`,
- * `getEscapedPath`, `getQuery`). Each function has a runtime implementation registered with the
- * library and a declaration our checker reads, which keeps types the runtime cannot tell apart
- * (a URL is a string when it runs) distinct at compile time.
+ * `lastIndexOf`), URLs (`url`, `isURL`, `getScheme`, `getHost`, `getHostname`, `getPort`,
+ * `getEscapedPath`, `getQuery`) and IP addresses and CIDRs (`ip.ts`). Each function has a
+ * runtime implementation registered with the library and a declaration our checker reads, which
+ * keeps types the runtime cannot tell apart (a URL is a string when it runs) distinct at compile
+ * time.
  */
 import { celError, celFunc, celList, celMap, celMethod, CelScalar, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
+import { libraryOf, ofString, opaqueMethod, type Declaration, type Library } from './declare.js';
+import { ipAddresses } from './ip.js';
 import { BOOL, DYN, STRING, maxSize, type CelType } from './types.js';
-
-/** A declaration: the result type for a target and arguments, or undefined when they do not fit. */
-export type Declaration = (target: CelType | undefined, args: CelType[]) => CelType | undefined;
-
-export interface Library {
-  funcs: CelFunc[];
-  declarations: Record<string, Declaration>;
-  /** Costs beyond 1 per call, for functions whose work grows with their input. */
-  costs: Record<string, (target: CelType | undefined, args: CelType[]) => number>;
-}
 
 const COMPARABLE = new Set(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'timestamp', 'duration', 'dyn']);
 const SUMMABLE = new Set(['int', 'uint', 'double', 'duration', 'dyn']);
@@ -115,12 +108,7 @@ function hostname(host: string): string {
   return colon >= 0 ? host.slice(0, colon) : host;
 }
 
-const urlAccessor = (name: string, result: CelType, get: (u: ParsedURL) => CelValue | ReturnType<typeof celMap>): [CelFunc, Declaration] => [
-  celMethod(name, CelScalar.STRING, [], CelScalar.DYN, function () {
-    return get(parsedURL(this)) as CelValue;
-  }),
-  (target, args) => (target?.kind === 'object' && target.name === 'kubernetes.URL' && args.length === 0 ? result : undefined),
-];
+const urlAccessor = (name: string, result: CelType, get: (u: ParsedURL) => CelValue | ReturnType<typeof celMap>): [CelFunc, Declaration] => opaqueMethod(URL_TYPE, name, [], result, (s) => get(parsedURL(s)));
 
 const urlAccessors = [
   urlAccessor('getScheme', STRING, (u) => u.scheme),
@@ -139,27 +127,21 @@ const urlAccessors = [
   }),
 ];
 
-const urls: Library = {
-  funcs: [
-    celFunc('url', [CelScalar.STRING], CelScalar.STRING, (s) => (parsedURL(s), s)),
-    celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (s) => parseRequestURI(s) !== undefined),
-    ...urlAccessors.map(([f]) => f),
+const stringCost = (_t: CelType | undefined, a: CelType[]): number => Math.ceil((a[0] ? maxSize(a[0]) : 0) * 0.1);
+
+const urls = libraryOf(
+  [
+    [celFunc('url', [CelScalar.STRING], CelScalar.STRING, (s) => (parsedURL(s), s)), ofString(URL_TYPE)],
+    [celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (s) => parseRequestURI(s) !== undefined), ofString(BOOL)],
+    ...urlAccessors,
   ],
-  declarations: {
-    url: (t, a) => (!t && a.length === 1 && (a[0]!.kind === 'string' || a[0]!.kind === 'dyn') ? URL_TYPE : undefined),
-    isURL: (t, a) => (!t && a.length === 1 && (a[0]!.kind === 'string' || a[0]!.kind === 'dyn') ? BOOL : undefined),
-    ...Object.fromEntries(urlAccessors.map(([f, d]) => [f.name, d])),
-  },
-  costs: {
-    url: (_t, a) => Math.ceil((a[0] ? maxSize(a[0]) : 0) * 0.1),
-    isURL: (_t, a) => Math.ceil((a[0] ? maxSize(a[0]) : 0) * 0.1),
-  },
-};
+  { url: stringCost, isURL: stringCost },
+);
 
 /** The libraries enabled for CRD validation rules, beyond `@bufbuild/cel`'s standard and strings ones. */
 export const KUBERNETES_LIBRARIES: Library = {
-  funcs: [...lists.funcs, ...urls.funcs],
-  declarations: { ...lists.declarations, ...urls.declarations },
-  costs: { ...lists.costs, ...urls.costs },
+  funcs: [...lists.funcs, ...urls.funcs, ...ipAddresses.funcs],
+  declarations: { ...lists.declarations, ...urls.declarations, ...ipAddresses.declarations },
+  costs: { ...lists.costs, ...urls.costs, ...ipAddresses.costs },
 };
 
