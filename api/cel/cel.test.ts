@@ -15,6 +15,7 @@ const spec: TypedSchema = {
   },
 };
 const self = schemaType(spec);
+const INT_T: CelType = { kind: 'int' };
 
 function compiled(source: string, vars: Record<string, CelType> = { self }): CompiledExpression {
   const c = compileExpression(source, vars);
@@ -137,6 +138,20 @@ describe('the Kubernetes IP and CIDR libraries', () => {
   it('keeps addresses and strings apart when compiling', () => {
     expect(compileExpression("'1.2.3.4'.family() == 4", { self: s })).toHaveProperty('errors', expect.stringContaining("found no matching overload for 'family' applied to 'string.()'"));
     expect(compileExpression("ip('1.2.3.4') == '1.2.3.4'", { self: s })).toHaveProperty('errors', expect.stringContaining("found no matching overload for '_==_' applied to '(net.IP, string)'"));
+  });
+});
+
+describe('optional values', () => {
+  it('has optional.of, optional.none, hasValue, value, orValue and or', () => {
+    expect(run('optional.of(1).hasValue() && !optional.none().hasValue() && optional.of(2).value() == 2', 0, INT_T)).toBe(true);
+    expect(run('optional.none().orValue(3) == 3 && optional.of(4).orValue(3) == 4', 0, INT_T)).toBe(true);
+    expect(run('optional.none().or(optional.of(5)).value() == 5 && !optional.ofNonZeroValue(0).hasValue()', 0, INT_T)).toBe(true);
+    expect(run('optional.none().value() == 1', 0, INT_T)).toBe('error: optional.none() dereference');
+  });
+  it('types the value of an optional', () => {
+    const optionalInt: CelType = { kind: 'optional', elem: { kind: 'int' } };
+    expect(compileExpression("oldSelf.value() == 'a'", { oldSelf: optionalInt })).toHaveProperty('errors', expect.stringContaining("found no matching overload for '_==_' applied to '(int, string)'"));
+    expect(compileExpression('[1].hasValue()', {})).toHaveProperty('errors', expect.stringContaining("found no matching overload for 'hasValue' applied to 'list(int).()'"));
   });
 });
 

@@ -180,6 +180,13 @@ class Checker {
   }
 
   private checkCall(expr: Expr, name: string, targetExpr: Expr | undefined, argExprs: Expr[]): CelType {
+    // A qualified function name (`optional.of`) parses as a call on an identifier that is no variable.
+    if (targetExpr?.exprKind.case === 'identExpr') {
+      const ident = targetExpr.exprKind.value.name;
+      const qualified = `${ident}.${name}`;
+      const isVariable = this.scopes.some((s) => s.has(ident)) || ident in this.variables;
+      if (!isVariable && (this.library.declarations[qualified] || this.env.funcs.find(qualified))) return this.checkCall(expr, qualified, undefined, argExprs);
+    }
     const target = targetExpr ? this.check(targetExpr) : undefined;
     const args = argExprs.map((a) => this.check(a));
     // Equality takes two values of one type (numbers of different types are not equal at compile time).

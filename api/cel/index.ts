@@ -137,6 +137,7 @@ function goDurationMs(s: string): number | undefined {
 
 /** A JSON value as the CEL value of `type`: integers as int, formats as timestamps, escaped field names. */
 export function toCel(value: unknown, type: CelType): CelInput {
+  if (value === undefined && type.kind === 'optional') return [];
   if (value === null || value === undefined) return null;
   switch (type.kind) {
     case 'int':
@@ -164,6 +165,9 @@ export function toCel(value: unknown, type: CelType): CelInput {
       }
       return out;
     }
+    case 'optional':
+      // An optional is a list of no or one value (optional.ts).
+      return [toCel(value, type.elem)];
     case 'dyn':
       if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
       if (Array.isArray(value)) return value.map((v) => toCel(v, type));

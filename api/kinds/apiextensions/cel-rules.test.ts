@@ -116,6 +116,17 @@ describe('evaluating rules on custom resources', () => {
     expect(failures(schema, obj({ replicas: 12, min: 1, max: 3 }), obj({ replicas: 11, min: 1, max: 2 }))).toEqual(['spec.replicas: Invalid value: "integer": at most 10 (FieldValueInvalid)']);
   });
 
+  it('runs a rule with optionalOldSelf on create too, with an empty oldSelf', () => {
+    const s = root({
+      type: 'object',
+      properties: { v: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'oldSelf.hasValue() ? self >= oldSelf.value() : self == 1', message: 'starts at 1, never decreases', optionalOldSelf: true }] } },
+    });
+    expect(failures(s, obj({ v: 2 }))).toEqual(['spec.v: Invalid value: "integer": starts at 1, never decreases (FieldValueInvalid)']);
+    expect(failures(s, obj({ v: 1 }))).toEqual([]);
+    expect(failures(s, obj({ v: 3 }), obj({ v: 2 }))).toEqual([]);
+    expect(failures(s, obj({ v: 1 }), obj({ v: 2 }))).toEqual(['spec.v: Invalid value: "integer": starts at 1, never decreases (FieldValueInvalid)']);
+  });
+
   it('reports evaluation errors and a failed rule without message', () => {
     const s = root({ type: 'object', properties: { a: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: "self.a == 'x'" }, { rule: 'false' }] });
     expect(failures(s, obj({}))).toEqual([

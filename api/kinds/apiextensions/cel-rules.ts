@@ -204,7 +204,8 @@ class RuleCompiler {
     const compiled: CompiledRule[] = [];
     rules.forEach((rule, i) => {
       const rulePath = index(validationsPath, i);
-      const program = compileExpression(rule.rule!, variables);
+      // With optionalOldSelf, oldSelf is an optional, empty on create (and the rule runs then too).
+      const program = compileExpression(rule.rule!, rule.optionalOldSelf === true ? { self: type, oldSelf: { kind: 'optional', elem: type } } : variables);
       if ('errors' in program) {
         this.errors.push(invalidRule(child(rulePath, 'rule'), rule, `compilation failed: ${program.errors}`));
         return;
@@ -214,7 +215,6 @@ class RuleCompiler {
       const usesOldSelf = program.references.has('oldSelf');
       if (usesOldSelf && uncorrelatable) this.errors.push(fieldErrors.invalid(child(rulePath, 'rule'), rule.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
       if (!usesOldSelf && rule.optionalOldSelf !== undefined) this.errors.push(fieldErrors.invalid(child(rulePath, 'optionalOldSelf'), rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
-      else if (rule.optionalOldSelf === true) this.errors.push(fieldErrors.forbidden(child(rulePath, 'optionalOldSelf'), 'optional oldSelf (CEL optional types) is not supported by this server'));
       let message: CompiledExpression | undefined;
       if (rule.messageExpression) {
         const compiledMessage = compileExpression(rule.messageExpression, variables);
@@ -318,9 +318,10 @@ class RuleEvaluator {
     const sizes = { self: sizedType(node.type, value), oldSelf: sizedType(node.type, old) };
     const variables = { self: toCel(value, node.type), oldSelf: old === undefined ? null : toCel(old, node.type) };
     for (const compiled of node.rules) {
-      if (compiled.usesOldSelf && old === undefined) continue;
+      const optionalOldSelf = compiled.rule.optionalOldSelf === true;
+      if (compiled.usesOldSelf && old === undefined && !optionalOldSelf) continue;
       const ruleText = (compiled.rule.message ?? '').trim() || (compiled.rule.rule ?? '').trim();
-      const cost = runtimeCost(compiled.program, sizes);
+      const cost = runtimeCost(compiled.program, optionalOldSelf ? { ...sizes, oldSelf: { kind: 'optional', elem: sizes.oldSelf } } : sizes);
       if (cost > PER_CALL_LIMIT) {
         this.errors.push(invalid(path, `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleText}`));
         return false;
@@ -330,7 +331,7 @@ class RuleEvaluator {
         return false;
       }
       this.remaining -= cost;
-      const result = evaluate(compiled.program, variables);
+      const result = evaluate(compiled.program, optionalOldSelf ? { ...variables, oldSelf: old === undefined ? [] : [variables.oldSelf] } : variables);
       if ('error' in result) {
         const detail = result.error.startsWith('no such overload') || result.error.startsWith('found no matching overload')
           ? `'${result.error}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText}`
