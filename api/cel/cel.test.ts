@@ -141,6 +141,21 @@ describe('the Kubernetes IP and CIDR libraries', () => {
   });
 });
 
+describe('the Kubernetes quantity library', () => {
+  const s: CelType = { kind: 'string', max: 100 };
+  it('answers as upstream documents', () => {
+    expect(run("isQuantity('1.3G') && isQuantity('1.3Gi') && !isQuantity('1,3Gi') && !isQuantity('10Gib')", '', s)).toBe(true);
+    expect(run("quantity('50k').isInteger() && !quantity('50m').isInteger() && quantity('9999').asInteger() == 9999", '', s)).toBe(true);
+    expect(run("quantity('50.703k').asApproximateFloat() == 50703.0 && quantity('1Ki').asInteger() == 1024", '', s)).toBe(true);
+    expect(run("quantity('50k').sign() == 1 && quantity('-50k').sign() == -1 && quantity('0').sign() == 0", '', s)).toBe(true);
+    expect(run("quantity('50k').add(quantity('20k')) == quantity('70k') && quantity('50k').add(20) == quantity('50020')", '', s)).toBe(true);
+    expect(run("quantity('50k').sub(quantity('20k')) == quantity('30k') && quantity('50k').sub(20) == quantity('49980')", '', s)).toBe(true);
+    expect(run("quantity('50M').isLessThan(quantity('50G')) && quantity('50Mi').isGreaterThan(quantity('50M')) && quantity('200M').compareTo(quantity('0.2G')) == 0", '', s)).toBe(true);
+    expect(run("quantity('1') == quantity('1000m') && quantity('1e3') == quantity('1k')", '', s)).toBe(true);
+    expect(run("quantity('50m').asInteger()", '', s)).toBe('error: cannot convert value to integer');
+  });
+});
+
 describe('optional values', () => {
   it('has optional.of, optional.none, hasValue, value, orValue and or', () => {
     expect(run('optional.of(1).hasValue() && !optional.none().hasValue() && optional.of(2).value() == 2', 0, INT_T)).toBe(true);

@@ -2,7 +2,8 @@
  * The Kubernetes CEL libraries `@bufbuild/cel` lacks, as kube-apiserver enables them for CRD
  * rules (`apiserver/pkg/cel/library`): lists (`isSorted`, `sum`, `min`, `max`, `indexOf`,
  * `lastIndexOf`), URLs (`url`, `isURL`, `getScheme`, `getHost`, `getHostname`, `getPort`,
- * `getEscapedPath`, `getQuery`), IP addresses and CIDRs (`ip.ts`) and optionals (`optional.ts`). Each function has a
+ * `getEscapedPath`, `getQuery`), IP addresses and CIDRs (`ip.ts`), quantities (`quantity.ts`) and
+ * optionals (`optional.ts`). Each function has a
  * runtime implementation registered with the library and a declaration our checker reads, which
  * keeps types the runtime cannot tell apart (a URL is a string when it runs) distinct at compile
  * time.
@@ -11,6 +12,7 @@ import { celError, celFunc, celList, celMap, celMethod, CelScalar, listType, typ
 import { libraryOf, ofString, opaqueMethod, type Declaration, type Library } from './declare.js';
 import { ipAddresses } from './ip.js';
 import { optionals } from './optional.js';
+import { quantities } from './quantity.js';
 import { BOOL, DYN, STRING, maxSize, type CelType } from './types.js';
 
 const COMPARABLE = new Set(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'timestamp', 'duration', 'dyn']);
@@ -140,9 +142,11 @@ const urls = libraryOf(
 );
 
 /** The libraries enabled for CRD validation rules, beyond `@bufbuild/cel`'s standard and strings ones. */
+const ALL = [lists, urls, ipAddresses, quantities, optionals];
+
 export const KUBERNETES_LIBRARIES: Library = {
-  funcs: [lists, urls, ipAddresses, optionals].flatMap((l) => l.funcs),
-  declarations: Object.assign({}, ...[lists, urls, ipAddresses, optionals].map((l) => l.declarations)) as Library['declarations'],
-  costs: Object.assign({}, ...[lists, urls, ipAddresses, optionals].map((l) => l.costs)) as Library['costs'],
+  funcs: ALL.flatMap((l) => l.funcs),
+  declarations: Object.assign({}, ...ALL.map((l) => l.declarations)) as Library['declarations'],
+  costs: Object.assign({}, ...ALL.map((l) => l.costs)) as Library['costs'],
 };
 
