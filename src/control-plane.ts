@@ -25,6 +25,7 @@ import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kuber
 import { RootCaPublisher } from '../controllers/root-ca-publisher/root-ca-publisher.js';
 import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
+import { EventExpiry } from '../controllers/event-ttl/event-expiry.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
 import type { Informer } from '../controllers/runtime/informer.js';
@@ -190,9 +191,12 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   ];
   // One collector over every space, on the same shared informers.
   const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });
+  // Events go an hour after their last write (kube-apiserver's --event-ttl default).
+  const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), log: options.log });
   informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
+  eventExpiry.start();
   await Promise.all([tenants, serviceAccounts, pods, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
@@ -209,7 +213,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     },
     async stop() {
       informers.stop();
-      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);
+      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop(), eventExpiry.stop()]);
       await watchCaches.stop();
     },
   };
