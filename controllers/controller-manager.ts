@@ -1,6 +1,6 @@
 /**
  * The controller manager of the controllers that run on the client (namespace, service account,
- * ClusterRole aggregation): shared informers over every
+ * ClusterRole aggregation, the scheduler): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
  * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
@@ -11,13 +11,17 @@
  *   await manager.synced;
  *   await manager.stop();
  */
+import { hostname } from 'node:os';
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
+import { nodes } from '../api/kinds/core/node.js';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
-import { namespaces, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
+import { namespaces, pods, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
 import type { KubeClient } from '../src/client/kube-client.js';
 import { namespaceController } from './namespace/namespace-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
 import { clientSources } from './runtime/client-source.js';
+import { ClientEventRecorder } from './runtime/client-event-recorder.js';
+import { DEFAULT_SCHEDULER_NAME, Scheduler } from './scheduler/scheduler.js';
 import type { Controller } from './runtime/controller.js';
 import { InformerFactory } from './runtime/informer-factory.js';
 import { serviceAccountController } from './service-account/service-account-controller.js';
@@ -43,7 +47,13 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const namespaceInformer = informers.informerFor(namespaces);
   const serviceAccountInformer = informers.informerFor(serviceAccounts);
   const clusterRoleInformer = informers.informerFor(clusterRoles);
-  const controllers: Controller[] = [
+  const podInformer = informers.informerFor(pods);
+  const nodeInformer = informers.informerFor(nodes);
+  const schedulerClient = options.clientFor(CONTROLLER_USERS.scheduler);
+  // kube's events recorder names its instance after the controller and the host.
+  const schedulerEvents = new ClientEventRecorder({ client: schedulerClient, reportingController: DEFAULT_SCHEDULER_NAME, reportingInstance: `${DEFAULT_SCHEDULER_NAME}-${hostname()}`, log });
+  const scheduler = new Scheduler({ client: schedulerClient, pods: podInformer, nodes: nodeInformer, recorder: schedulerEvents, log });
+  const controllers: Array<Controller | Scheduler> = [
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
     serviceAccountController({
       client: options.clientFor(CONTROLLER_USERS.serviceAccount),
@@ -53,12 +63,13 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       log,
     }),
     clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
+    scheduler,
   ];
   informers.start();
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const synced = Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer].map((i) => i.waitForSync())).then(() => {
+  const synced = Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer, podInformer, nodeInformer].map((i) => i.waitForSync())).then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');
@@ -69,6 +80,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       stopped = true;
       informers.stop();
       await Promise.all(controllers.map((c) => c.stop()));
+      await schedulerEvents.stop();
     },
   };
 }
