@@ -1,6 +1,6 @@
 /**
  * The controller manager of the controllers that run on the client (tenant, namespace, service account,
- * ClusterRole aggregation, root CA publisher): shared informers over every
+ * ClusterRole aggregation, root CA publisher, resource quota, the scheduler): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
  * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
@@ -11,7 +11,9 @@
  *   await manager.synced;
  *   await manager.stop();
  */
+import { hostname } from 'node:os';
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
+import { nodes } from '../api/kinds/core/node.js';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
 import { configMaps, namespaces, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
 import { persistentVolumeClaims } from '../api/kinds/core/persistent-volume-claim.js';
@@ -23,6 +25,8 @@ import { namespaceController } from './namespace/namespace-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
 import { ROOT_CA_FIELD_SELECTOR, rootCaPublisher } from './root-ca-publisher/root-ca-publisher.js';
 import { clientSources } from './runtime/client-source.js';
+import { ClientEventRecorder } from './runtime/client-event-recorder.js';
+import { DEFAULT_SCHEDULER_NAME, Scheduler } from './scheduler/scheduler.js';
 import type { Controller } from './runtime/controller.js';
 import { InformerFactory } from './runtime/informer-factory.js';
 import { serviceAccountController } from './service-account/service-account-controller.js';
@@ -51,14 +55,20 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const namespaceInformer = informers.informerFor(namespaces);
   const serviceAccountInformer = informers.informerFor(serviceAccounts);
   const clusterRoleInformer = informers.informerFor(clusterRoles);
+  const podInformer = informers.informerFor(pods);
+  const nodeInformer = informers.informerFor(nodes);
   const quotaInformer = informers.informerFor(resourceQuotas);
   // What quotas count and release at once when deleted; other kinds are recounted on the resync.
   const counted = [pods, services, persistentVolumeClaims, configMaps, secrets, replicationControllers, resourceQuotas].map((def) => ({
     group: def.group,
     resource: def.resource,
-    informer: def === resourceQuotas ? quotaInformer : informers.informerFor(def),
+    informer: def === resourceQuotas ? quotaInformer : def === pods ? podInformer : informers.informerFor(def),
   }));
-  const controllers: Controller[] = [
+  const schedulerClient = options.clientFor(CONTROLLER_USERS.scheduler);
+  // kube's events recorder names its instance after the controller and the host.
+  const schedulerEvents = new ClientEventRecorder({ client: schedulerClient, reportingController: DEFAULT_SCHEDULER_NAME, reportingInstance: `${DEFAULT_SCHEDULER_NAME}-${hostname()}`, log });
+  const scheduler = new Scheduler({ client: schedulerClient, pods: podInformer, nodes: nodeInformer, recorder: schedulerEvents, log });
+  const controllers: Array<Controller | Scheduler> = [
     tenantController({ client: options.clientFor(CONTROLLER_USERS.tenant), tenants: tenantInformer, log }),
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
     serviceAccountController({
@@ -70,6 +80,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
     }),
     clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
     resourceQuotaController({ client: options.clientFor(CONTROLLER_USERS.resourceQuota), quotas: quotaInformer, counted, log }),
+    scheduler,
   ];
   const synced = [tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer];
   if (options.rootCaBundle !== undefined) {
@@ -83,7 +94,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const allSynced = Promise.all([...synced, ...counted.map((c) => c.informer)].map((i) => i.waitForSync())).then(() => {
+  const allSynced = Promise.all([...synced, nodeInformer, ...counted.map((c) => c.informer)].map((i) => i.waitForSync())).then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');
@@ -94,6 +105,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       stopped = true;
       informers.stop();
       await Promise.all(controllers.map((c) => c.stop()));
+      await schedulerEvents.stop();
     },
   };
 }

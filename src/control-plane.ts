@@ -28,6 +28,7 @@ import { KubernetesServiceController } from '../controllers/kubernetes-service/k
 import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kubernetes-service-objects.js';
 import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
+import { EventExpiry } from '../controllers/event-ttl/event-expiry.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
 import type { Informer } from '../controllers/runtime/informer.js';
@@ -197,9 +198,12 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   ];
   // One collector over every space, on the same shared informers.
   const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });
+  // Events go an hour after their last write (kube-apiserver's --event-ttl default).
+  const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), log: options.log });
   informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
+  eventExpiry.start();
   await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
@@ -215,7 +219,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     },
     async stop() {
       informers.stop();
-      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);
+      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop(), eventExpiry.stop()]);
       await watchCaches.stop();
     },
   };

@@ -185,31 +185,31 @@ export class GenericStore {
   // ---- keys and encoding ------------------------------------------------------------------
 
   key(def: ResourceDefinition, loc: ObjectLocation): string {
+    const storage = def.storage;
     return def.scope === 'cluster'
-      ? objectKey(def, { name: loc.name })
-      : objectKey(def, def.scope === 'space' ? { tenant: loc.tenant, name: loc.name } : { tenant: loc.tenant, namespace: loc.namespace, name: loc.name });
+      ? objectKey(storage, { name: loc.name })
+      : objectKey(storage, def.scope === 'space' ? { tenant: loc.tenant, name: loc.name } : { tenant: loc.tenant, namespace: loc.namespace, name: loc.name });
   }
 
   /** The storage prefix of a collection; one namespace across all spaces is a filter, not a prefix. */
   prefix(def: ResourceDefinition, scope: CollectionScope): string {
-    if (def.scope === 'cluster' || scope.tenant === ALL_TENANTS) return keyPrefix(def);
-    return keyPrefix(def, def.scope === 'namespace' && scope.namespace !== undefined ? { tenant: scope.tenant, namespace: scope.namespace } : { tenant: scope.tenant });
+    if (def.scope === 'cluster' || scope.tenant === ALL_TENANTS) return keyPrefix(def.storage);
+    return keyPrefix(def.storage, def.scope === 'namespace' && scope.namespace !== undefined ? { tenant: scope.tenant, namespace: scope.namespace } : { tenant: scope.tenant });
   }
 
-  /** Stored form: the kind's storage version, no resourceVersion (the store's revision is the truth). */
+  /** Stored form: the kind's storage kind and version, no resourceVersion (the store's revision is the truth). */
   private encode(def: ResourceDefinition, obj: KubeObject): string {
-    const { resourceVersion: _rv, ...metadata } = obj.metadata;
-    return JSON.stringify({ ...obj, apiVersion: def.storageApiVersion, metadata });
+    const stored = def.toStorage(obj);
+    const { resourceVersion: _rv, ...metadata } = stored.metadata;
+    return JSON.stringify({ ...stored, metadata });
   }
 
   /**
-   * An object as `def` serves it: stored in any version of its kind, read in this one. Versions
-   * of a kind differ only by name here (the `None` conversion of custom resources), so the
-   * conversion is the `apiVersion`.
+   * An object as `def` serves it: stored in any version of its kind (or as the kind it is a view
+   * of), read in this one through the kind's conversion.
    */
   decode(def: ResourceDefinition, kv: KeyValue): KubeObject {
-    const obj = JSON.parse(kv.value) as KubeObject;
-    obj.apiVersion = def.apiVersion;
+    const obj = def.fromStorage(JSON.parse(kv.value) as KubeObject);
     obj.metadata.resourceVersion = String(kv.modRevision);
     if (def.unstructured) def.defaults?.(obj);
     return obj;

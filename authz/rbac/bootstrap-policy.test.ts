@@ -58,7 +58,7 @@ describe('bootstrap policy objects', () => {
       'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
       'system:kube-controller-manager', 'system:controller:tenant-controller', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
-      'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller',
+      'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller', 'system:kube-scheduler',
     ]);
   });
 
@@ -224,6 +224,7 @@ describe('bootstrap bindings', () => {
       'system:controller:clusterrole-aggregation-controller': ['User/rbac.authorization.k8s.io/system:controller:clusterrole-aggregation-controller'],
       'system:controller:root-ca-cert-publisher': ['User/rbac.authorization.k8s.io/system:controller:root-ca-cert-publisher'],
       'system:controller:resourcequota-controller': ['User/rbac.authorization.k8s.io/system:controller:resourcequota-controller'],
+      'system:kube-scheduler': ['User/rbac.authorization.k8s.io/system:kube-scheduler'],
     });
   });
 });

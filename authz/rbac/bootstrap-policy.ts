@@ -46,9 +46,11 @@ const AUTOSCALING = 'autoscaling';
 const BATCH = 'batch';
 const COORDINATION = 'coordination.k8s.io';
 const DISCOVERY = 'discovery.k8s.io';
+const EVENTS = 'events.k8s.io';
 const EXTENSIONS = 'extensions';
 const NETWORKING = 'networking.k8s.io';
 const POLICY = 'policy';
+const STORAGE = 'storage.k8s.io';
 
 /** A resource rule: `verbs` on `resources` of `groups`. Arrays are copied, so callers may mutate. */
 function rule(verbs: readonly string[], groups: readonly string[], resources: readonly string[]): PolicyRule {
@@ -103,14 +105,22 @@ export const CONTROLLER_USERS = {
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
   rootCaPublisher: 'system:controller:root-ca-cert-publisher',
   resourceQuota: 'system:controller:resourcequota-controller',
+  // kube-scheduler is a process of its own in Kubernetes; here it runs in the controller manager,
+  // under its own user and kube's role of the same name.
+  scheduler: 'system:kube-scheduler',
 } as const;
+
+/** What every controller that records events may do with them, in both event APIs (upstream's eventsRule). */
+function eventsRule(): PolicyRule {
+  return rule(['create', 'update', 'patch'], [CORE, EVENTS], ['events']);
+}
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
 function controllerRoles(): ClusterRole[] {
   return [
     clusterRole(CONTROLLER_MANAGER_USER, [
-      rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts', 'configmaps']),
-      rule(READ, [CORE], ['resourcequotas', 'pods', 'services', 'persistentvolumeclaims', 'secrets', 'replicationcontrollers']),
+      // The shared informers: what any controller watches (the garbage collector and quota watch every resource).
+      rule(READ, ['*'], ['*']),
       rule(READ, [RBAC_GROUP], ['clusterroles']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
@@ -130,12 +140,31 @@ function controllerRoles(): ClusterRole[] {
       rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),
       rule(['get', 'list', 'delete', 'deletecollection'], ['*'], ['*']),
     ]),
-    clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
+    clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts']), eventsRule()]),
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
     clusterRole(CONTROLLER_USERS.rootCaPublisher, [rule(['create', 'update', 'patch'], [CORE], ['configmaps'])]),
     // Counts any resource a quota names (`count/<resource>.<group>`, custom resources too), writes only quota status.
     clusterRole(CONTROLLER_USERS.resourceQuota, [rule(['list', 'watch'], ['*'], ['*']), rule(['get'], [CORE], ['resourcequotas']), rule(['update'], [CORE], ['resourcequotas/status'])]),
+    // Upstream's system:kube-scheduler (policy.go), but for volume and CSI kinds we do not serve.
+    clusterRole(CONTROLLER_USERS.scheduler, [
+      eventsRule(),
+      rule(['create'], [COORDINATION], ['leases']),
+      { apiGroups: [COORDINATION], resources: ['leases'], verbs: ['get', 'update'], resourceNames: ['kube-scheduler'] },
+      rule(READ, [CORE], ['nodes']),
+      rule(['get', 'list', 'watch', 'delete'], [CORE], ['pods']),
+      rule(['create'], [CORE], ['pods/binding', 'bindings']),
+      rule(['patch', 'update'], [CORE], ['pods/status']),
+      rule(READ, [CORE], ['services', 'replicationcontrollers']),
+      rule(READ, [APPS, EXTENSIONS], ['replicasets']),
+      rule(READ, [APPS], ['statefulsets']),
+      rule(READ, [POLICY], ['poddisruptionbudgets']),
+      rule(READ, [CORE], ['persistentvolumeclaims', 'persistentvolumes']),
+      rule(['create'], [AUTHENTICATION], ['tokenreviews']),
+      rule(['create'], [AUTHORIZATION], ['subjectaccessreviews']),
+      rule(READ, [CORE], ['namespaces']),
+      rule(READ, [STORAGE], ['storageclasses']),
+    ]),
   ];
 }
 
