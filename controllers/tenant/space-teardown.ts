@@ -9,8 +9,12 @@ import type { ResourceRegistry } from '../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { ApiError } from '../../api/status.js';
 
+/**
+ * A grace period of 0: the whole space goes, and a pod on a node without anyone to end it (no
+ * kubelet here, the node simulator off) would otherwise hold the teardown for ever.
+ */
 async function deleteAll(generic: GenericStore, def: ResourceDefinition, tenant: string): Promise<void> {
-  await generic.deleteCollection(def, { tenant }, {}, { propagationPolicy: 'Background' });
+  await generic.deleteCollection(def, { tenant }, {}, { propagationPolicy: 'Background', gracePeriodSeconds: 0 });
 }
 
 async function releaseAndDeleteNamespaces(generic: GenericStore, namespaces: ResourceDefinition, tenant: string): Promise<void> {

@@ -1,0 +1,4 @@
+/** RFC 3339 at second precision, as Kubernetes writes metav1.Time. */
+export function nowTimestamp(now = Date.now()): string {
+  return new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
