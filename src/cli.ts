@@ -8,16 +8,49 @@
  *   kube-spaces serve --controllers=false && kube-spaces controllers --kubeconfig .kube-spaces/admin.kubeconfig
  */
 import { join } from 'node:path';
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { issueUserKubeconfig } from './bootstrap/user-kubeconfig.js';
 import { serve } from './serve.js';
 import { parseDuration, runControllers } from './run-controllers.js';
 import { DEFAULT_LEADER_ELECTION_TIMING } from '../controllers/runtime/leader-election.js';
+import { DEFAULT_NODE_SIMULATOR_SETTINGS, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
+import { runNodeSimulator } from './run-node-simulator.js';
 
 /** `--flag=a,b --flag c` → ['a', 'b', 'c']. */
 function commaList(values: readonly (string | number)[] | undefined): string[] {
   return (values ?? []).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** The node simulator's flags, shared by `serve --simulate-nodes N` and `simulate-nodes --nodes N`. */
+function simulatorFlags<T>(y: Argv<T>) {
+  const d = DEFAULT_NODE_SIMULATOR_SETTINGS;
+  return y
+    .option('simulate-node-name-prefix', { type: 'string', default: d.namePrefix, describe: 'Simulated nodes are named this followed by 0, 1, …' })
+    .option('simulate-node-cpu', { type: 'string', default: d.capacity.cpu, describe: 'cpu capacity (and allocatable) of each simulated node' })
+    .option('simulate-node-memory', { type: 'string', default: d.capacity.memory, describe: 'memory capacity (and allocatable) of each simulated node' })
+    .option('simulate-node-pods', { type: 'string', default: d.capacity.pods, describe: 'pods capacity (and allocatable) of each simulated node' })
+    .option('simulate-pod-runtime', { type: 'string', default: `${d.podRuntimeMs / 1000}s`, describe: "How long containers of pods that finish (Jobs', restartPolicy Never/OnFailure) run on a simulated node" })
+    .check((argv) => {
+      parseDuration(argv['simulate-pod-runtime']);
+      return true;
+    });
+}
+
+function simulatorSettings(argv: { 'simulate-node-name-prefix': string; 'simulate-node-cpu': string; 'simulate-node-memory': string; 'simulate-node-pods': string; 'simulate-pod-runtime': string }, nodes: number): NodeSimulatorSettings {
+  return {
+    ...DEFAULT_NODE_SIMULATOR_SETTINGS,
+    nodes,
+    namePrefix: argv['simulate-node-name-prefix'],
+    capacity: { cpu: argv['simulate-node-cpu'], memory: argv['simulate-node-memory'], pods: argv['simulate-node-pods'] },
+    podRuntimeMs: parseDuration(argv['simulate-pod-runtime']),
+  };
+}
+
+const MAX_SIMULATED_NODES = 1024; // one /24 of 10.244.0.0/14 each
+
+function checkNodeCount(flag: string, n: number, min: number): void {
+  if (!Number.isInteger(n) || n < min || n > MAX_SIMULATED_NODES) throw new Error(`--${flag} must be ${min}-${MAX_SIMULATED_NODES}, got ${n}`);
 }
 
 await yargs(hideBin(process.argv))
@@ -26,7 +59,7 @@ await yargs(hideBin(process.argv))
     'serve',
     'Run the API server',
     (y) =>
-      y
+      simulatorFlags(y)
         .option('secure-port', { type: 'number', default: 6443, describe: 'HTTPS port (0 picks a free one)' })
         .option('bind-address', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
         .option('etcd-servers', {
@@ -39,9 +72,11 @@ await yargs(hideBin(process.argv))
         .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
         .option('service-cluster-ip-range', { type: 'string', default: '10.96.0.0/12', describe: 'IPv4 CIDR each space allocates Service cluster IPs from' })
         .option('controllers', { type: 'boolean', default: true, describe: 'Run the controller manager in the server (false: run `kube-spaces controllers` against it)' })
+        .option('simulate-nodes', { type: 'number', default: 0, describe: 'Run the node simulator in the server with this many simulated nodes (no kubelet: pods on them are reported Running without running anything)' })
         .check((argv) => {
           const port = argv['secure-port'];
           if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--secure-port must be 0-65535, got ${port}`);
+          checkNodeCount('simulate-nodes', argv['simulate-nodes'], 0);
           return true;
         }),
     async (argv) => {
@@ -55,6 +90,7 @@ await yargs(hideBin(process.argv))
         tlsSans: commaList(argv['tls-san']),
         serviceClusterIpRange: argv['service-cluster-ip-range'],
         controllers: argv.controllers,
+        nodeSimulator: argv['simulate-nodes'] > 0 ? simulatorSettings(argv, argv['simulate-nodes']) : undefined,
       });
     },
   )
@@ -82,6 +118,22 @@ await yargs(hideBin(process.argv))
           retryPeriodMs: parseDuration(argv['leader-elect-retry-period']),
         },
       });
+    },
+  )
+  .command(
+    'simulate-nodes',
+    'Run the node simulator against a kube-spaces server: simulated nodes with heartbeats, and pods placed on them reported Running (no kubelet, nothing runs)',
+    (y) =>
+      simulatorFlags(y)
+        .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system admin, or of the user system:node-simulator' })
+        .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
+        .option('nodes', { type: 'number', default: DEFAULT_NODE_SIMULATOR_SETTINGS.nodes, describe: 'How many nodes to simulate' })
+        .check((argv) => {
+          checkNodeCount('nodes', argv.nodes, 1);
+          return true;
+        }),
+    async (argv) => {
+      await runNodeSimulator({ kubeconfig: argv.kubeconfig, context: argv.context, settings: simulatorSettings(argv, argv.nodes) });
     },
   )
   .command(

@@ -15,7 +15,12 @@ import { startControllerManager, type ControllerManager, type ControllerManagerO
 import { KubeClient } from './client/kube-client.js';
 import { InProcessTransport } from './server/in-process-transport.js';
 
+/** A client acting in process as the system space's user `name`. */
+export function inProcessClient(app: FastifyInstance, identities: InProcessIdentities, name: string): KubeClient {
+  return new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
+}
+
 export function startInProcessControllerManager(app: FastifyInstance, identities: InProcessIdentities, log: ControllerManagerOptions['log']): ControllerManager {
-  const clientAs = (name: string) => new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
+  const clientAs = (name: string) => inProcessClient(app, identities, name);
   return startControllerManager({ informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log });
 }

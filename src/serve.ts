@@ -21,7 +21,9 @@ import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
 import { exitOnSignals } from './shutdown.js';
 import { InProcessIdentities } from '../authz/in-process-identities.js';
-import { startInProcessControllerManager } from './in-process-controller-manager.js';
+import { inProcessClient, startInProcessControllerManager } from './in-process-controller-manager.js';
+import { NODE_SIMULATOR_USER } from '../authz/rbac/bootstrap-policy.js';
+import { startNodeSimulator, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
 
 export interface ServeOptions {
   securePort: number;
@@ -35,6 +37,8 @@ export interface ServeOptions {
   serviceClusterIpRange: string;
   /** Run the controller manager in this process (false: `kube-spaces controllers` runs it elsewhere). */
   controllers: boolean;
+  /** Run the node simulator in this process with these settings (`--simulate-nodes N`); off when undefined. */
+  nodeSimulator?: NodeSimulatorSettings | undefined;
 }
 
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
@@ -93,7 +97,9 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
-    const controllers = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, logger) : undefined;
+    const manager = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, logger) : undefined;
+    const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;
+    const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop()])) };
     exitOnSignals({ app, store, plane, controllers, logger });
     // The e2e harness reads `url` from this line.
     logger.info(

@@ -122,6 +122,25 @@ function controllerRoles(): ClusterRole[] {
   ];
 }
 
+/**
+ * The node simulator's user (controllers/node-simulator/): no kubelet (`system:node:<name>` in
+ * `system:nodes`) but what it needs to play one for simulated nodes, as upstream's `system:node`
+ * role: register and heartbeat nodes, their leases, and the status and deletion of pods. It may
+ * act as itself, so `kube-spaces simulate-nodes` runs alike with an admin's kubeconfig or its own.
+ */
+export const NODE_SIMULATOR_USER = 'system:node-simulator';
+
+function nodeSimulatorRole(): ClusterRole {
+  return clusterRole(NODE_SIMULATOR_USER, [
+    rule(['create', 'get', 'list', 'watch', 'update', 'patch'], [CORE], ['nodes']),
+    rule(['update', 'patch'], [CORE], ['nodes/status']),
+    rule(['get', 'list', 'watch', 'delete'], [CORE], ['pods']),
+    rule(['update', 'patch'], [CORE], ['pods/status']),
+    rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
+    { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: [NODE_SIMULATOR_USER] },
+  ]);
+}
+
 /** Read-only access to what a namespace's users work with; never secrets, nor anything that grants more. */
 function viewRules(): PolicyRule[] {
   return [
@@ -230,6 +249,7 @@ export function bootstrapClusterRoles(): KubeObject[] {
     // For servers that delegate to this one (webhooks, aggregated APIs): ask whose a token is, and what someone may do.
     clusterRole('system:auth-delegator', [rule(['create'], [AUTHENTICATION], ['tokenreviews']), rule(['create'], [AUTHORIZATION], ['subjectaccessreviews'])]),
     ...controllerRoles(),
+    nodeSimulatorRole(),
   ];
 }
 
@@ -245,6 +265,6 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
     clusterRoleBinding('system:discovery', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:basic-user', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
-    ...controllerRoles().map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
+    ...[...controllerRoles(), nodeSimulatorRole()].map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
   ];
 }

@@ -4,6 +4,7 @@
  */
 export { configMaps } from '../../api/kinds/core/config-map.js';
 export { namespaces } from '../../api/kinds/core/namespace.js';
+export { nodes } from '../../api/kinds/core/node.js';
 export { pods } from '../../api/kinds/core/pod.js';
 export { secrets } from '../../api/kinds/core/secret.js';
 export { serviceAccounts } from '../../api/kinds/core/service-account.js';
@@ -13,5 +14,6 @@ export { deployments } from '../../api/kinds/apps/deployment.js';
 export { leases } from '../../api/kinds/coordination/lease.js';
 export type { ConfigMap, Namespace, Pod, Secret, Service, ServiceAccount } from '../../api/kinds/core/types.js';
 export type { Tenant } from '../../api/kinds/core/tenant.js';
+export type { Node } from '../../api/kinds/core/node.js';
 export type { Deployment } from '../../api/kinds/apps/deployment.js';
 export type { Lease } from '../../api/kinds/coordination/lease.js';
