@@ -1,6 +1,6 @@
 /**
  * The controller manager of the controllers that run on the client (namespace, service account,
- * ClusterRole aggregation): shared informers over every
+ * ClusterRole aggregation, endpoints, endpoint slices, pod garbage collection): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
  * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
@@ -13,7 +13,10 @@
  */
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
-import { namespaces, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
+import { endpoints, endpointSlices, namespaces, nodes, pods, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
+import { endpointsController } from './endpoints/endpoints-controller.js';
+import { endpointSliceController } from './endpointslice/endpointslice-controller.js';
+import { DEFAULT_TERMINATED_POD_GC_THRESHOLD, ORPHAN_QUARANTINE_MS, podGcController } from './pod-gc/pod-gc-controller.js';
 import type { KubeClient } from '../src/client/kube-client.js';
 import { namespaceController } from './namespace/namespace-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
@@ -28,6 +31,8 @@ export interface ControllerManagerOptions {
   /** A client acting as one of CONTROLLER_USERS. */
   clientFor(user: string): KubeClient;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Terminated pods a space keeps before the pod garbage collector deletes the oldest (default 12,500). */
+  terminatedPodGcThreshold?: number | undefined;
 }
 
 export interface ControllerManager {
@@ -43,6 +48,11 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const namespaceInformer = informers.informerFor(namespaces);
   const serviceAccountInformer = informers.informerFor(serviceAccounts);
   const clusterRoleInformer = informers.informerFor(clusterRoles);
+  const serviceInformer = informers.informerFor(services);
+  const podInformer = informers.informerFor(pods);
+  const endpointsInformer = informers.informerFor(endpoints);
+  const endpointSliceInformer = informers.informerFor(endpointSlices);
+  const nodeInformer = informers.informerFor(nodes, { kind: 'own' });
   const controllers: Controller[] = [
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
     serviceAccountController({
@@ -53,12 +63,23 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       log,
     }),
     clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
+    endpointsController({ client: options.clientFor(CONTROLLER_USERS.endpoint), services: serviceInformer, pods: podInformer, endpoints: endpointsInformer, log }),
+    endpointSliceController({ client: options.clientFor(CONTROLLER_USERS.endpointSlice), services: serviceInformer, pods: podInformer, endpointSlices: endpointSliceInformer, log }),
+    podGcController({
+      client: options.clientFor(CONTROLLER_USERS.podGarbageCollector),
+      pods: podInformer,
+      nodes: nodeInformer,
+      terminatedPodThreshold: options.terminatedPodGcThreshold ?? DEFAULT_TERMINATED_POD_GC_THRESHOLD,
+      orphanQuarantineMs: ORPHAN_QUARANTINE_MS,
+      log,
+    }),
   ];
   informers.start();
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const synced = Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer].map((i) => i.waitForSync())).then(() => {
+  const cached = [tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer, serviceInformer, podInformer, endpointsInformer, endpointSliceInformer, nodeInformer];
+  const synced = Promise.all(cached.map((i) => i.waitForSync())).then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');

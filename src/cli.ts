@@ -16,6 +16,7 @@ import { parseDuration, runControllers } from './run-controllers.js';
 import { DEFAULT_LEADER_ELECTION_TIMING } from '../controllers/runtime/leader-election.js';
 import { DEFAULT_NODE_SIMULATOR_SETTINGS, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
 import { runNodeSimulator } from './run-node-simulator.js';
+import { DEFAULT_TERMINATED_POD_GC_THRESHOLD } from '../controllers/pod-gc/pod-gc-controller.js';
 
 /** `--flag=a,b --flag c` → ['a', 'b', 'c']. */
 function commaList(values: readonly (string | number)[] | undefined): string[] {
@@ -47,6 +48,12 @@ function simulatorSettings(argv: { 'simulate-node-name-prefix': string; 'simulat
   };
 }
 
+const GC_THRESHOLD_FLAG = {
+  type: 'number',
+  default: DEFAULT_TERMINATED_POD_GC_THRESHOLD,
+  describe: 'Terminated pods a space keeps before the pod garbage collector deletes the oldest (0 or less: none are collected)',
+} as const;
+
 const MAX_SIMULATED_NODES = 1024; // one /24 of 10.244.0.0/14 each
 
 function checkNodeCount(flag: string, n: number, min: number): void {
@@ -72,6 +79,7 @@ await yargs(hideBin(process.argv))
         .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
         .option('service-cluster-ip-range', { type: 'string', default: '10.96.0.0/12', describe: 'IPv4 CIDR each space allocates Service cluster IPs from' })
         .option('controllers', { type: 'boolean', default: true, describe: 'Run the controller manager in the server (false: run `kube-spaces controllers` against it)' })
+        .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
         .option('simulate-nodes', { type: 'number', default: 0, describe: 'Run the node simulator in the server with this many simulated nodes (no kubelet: pods on them are reported Running without running anything)' })
         .check((argv) => {
           const port = argv['secure-port'];
@@ -91,6 +99,7 @@ await yargs(hideBin(process.argv))
         serviceClusterIpRange: argv['service-cluster-ip-range'],
         controllers: argv.controllers,
         nodeSimulator: argv['simulate-nodes'] > 0 ? simulatorSettings(argv, argv['simulate-nodes']) : undefined,
+        terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
       });
     },
   )
@@ -101,6 +110,7 @@ await yargs(hideBin(process.argv))
       y
         .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system user who may impersonate the controllers\' users' })
         .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
+        .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
         .option('leader-elect-lease-duration', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.leaseDurationMs / 1000}s`, describe: 'How long a standby waits for a renewal before taking the lease' })
         .option('leader-elect-renew-deadline', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.renewDeadlineMs / 1000}s`, describe: 'How long the leader retries renewing before it stops leading' })
         .option('leader-elect-retry-period', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.retryPeriodMs / 1000}s`, describe: 'Time between tries to acquire or renew' })
@@ -112,6 +122,7 @@ await yargs(hideBin(process.argv))
       await runControllers({
         kubeconfig: argv.kubeconfig,
         context: argv.context,
+        terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
         timing: {
           leaseDurationMs: parseDuration(argv['leader-elect-lease-duration']),
           renewDeadlineMs: parseDuration(argv['leader-elect-renew-deadline']),

@@ -20,7 +20,12 @@ export function inProcessClient(app: FastifyInstance, identities: InProcessIdent
   return new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
 }
 
-export function startInProcessControllerManager(app: FastifyInstance, identities: InProcessIdentities, log: ControllerManagerOptions['log']): ControllerManager {
+export function startInProcessControllerManager(
+  app: FastifyInstance,
+  identities: InProcessIdentities,
+  log: ControllerManagerOptions['log'],
+  terminatedPodGcThreshold?: number,
+): ControllerManager {
   const clientAs = (name: string) => inProcessClient(app, identities, name);
-  return startControllerManager({ informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log });
+  return startControllerManager({ informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log, terminatedPodGcThreshold });
 }

@@ -39,6 +39,8 @@ export interface ServeOptions {
   controllers: boolean;
   /** Run the node simulator in this process with these settings (`--simulate-nodes N`); off when undefined. */
   nodeSimulator?: NodeSimulatorSettings | undefined;
+  /** Terminated pods a space keeps before the pod garbage collector deletes the oldest. */
+  terminatedPodGcThreshold?: number | undefined;
 }
 
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
@@ -97,7 +99,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
-    const manager = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, logger) : undefined;
+    const manager = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, logger, options.terminatedPodGcThreshold) : undefined;
     const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;
     const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop()])) };
     exitOnSignals({ app, store, plane, controllers, logger });

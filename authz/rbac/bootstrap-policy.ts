@@ -100,6 +100,9 @@ export const CONTROLLER_USERS = {
   namespace: 'system:controller:namespace-controller',
   serviceAccount: 'system:controller:service-account-controller',
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
+  endpoint: 'system:controller:endpoint-controller',
+  endpointSlice: 'system:controller:endpointslice-controller',
+  podGarbageCollector: 'system:controller:pod-garbage-collector',
 } as const;
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
@@ -108,6 +111,8 @@ function controllerRoles(): ClusterRole[] {
     clusterRole(CONTROLLER_MANAGER_USER, [
       rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts']),
       rule(READ, [RBAC_GROUP], ['clusterroles']),
+      rule(READ, [CORE], ['services', 'pods', 'endpoints', 'nodes']),
+      rule(READ, [DISCOVERY], ['endpointslices']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
     ]),
@@ -119,6 +124,10 @@ function controllerRoles(): ClusterRole[] {
     clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
+    // The next three read through the manager's shared informers and only write.
+    clusterRole(CONTROLLER_USERS.endpoint, [rule(['create', 'update', 'delete'], [CORE], ['endpoints'])]),
+    clusterRole(CONTROLLER_USERS.endpointSlice, [rule(['create', 'update', 'delete'], [DISCOVERY], ['endpointslices'])]),
+    clusterRole(CONTROLLER_USERS.podGarbageCollector, [rule(['delete'], [CORE], ['pods']), rule(['get'], [CORE], ['nodes'])]),
   ];
 }
 
