@@ -10,6 +10,7 @@
  *   await plane.stop();
  */
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
+import { NodePortAllocator, nodePortAdmission } from '../api/admission/node-port.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
 import { isSharedCrd } from '../api/kinds/apiextensions/types.js';
@@ -134,6 +135,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
     clusterIpAdmission(allocator),
+    nodePortAdmission(new NodePortAllocator(store)),
   ]);
 
   // One informer per kind, shared by every controller (and admission) that watches it.

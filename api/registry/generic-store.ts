@@ -103,6 +103,8 @@ export interface AdmissionAttributes {
   old: KubeObject | undefined;
   /** Who asks; undefined for the server's own writes (controllers). */
   user: UserInfo | undefined;
+  /** Nothing is stored: a plugin must not release what the object holds (reservations are undone anyway). */
+  dryRun?: boolean | undefined;
 }
 
 /**
@@ -441,7 +443,7 @@ export class GenericStore {
       if (pinned && pinned !== current.metadata.resourceVersion) throw conflict(def, loc.name);
 
       const next = this.prepareUpdate(def, loc, desired, current, opts);
-      const undos = await this.admit({ operation: 'update', def, tenant: loc.tenant, namespace: next.metadata.namespace, object: next, old: current, user: opts.user });
+      const undos = await this.admit({ operation: 'update', def, tenant: loc.tenant, namespace: next.metadata.namespace, object: next, old: current, user: opts.user, dryRun: opts.dryRun });
 
       // An update that changes nothing writes nothing and keeps the resourceVersion.
       if (sameJSON({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } }, { ...current, metadata: { ...current.metadata, resourceVersion: undefined } })) {
