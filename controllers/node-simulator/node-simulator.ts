@@ -95,6 +95,7 @@ export function startNodeSimulator(options: NodeSimulatorOptions): NodeSimulator
   const served = new Map<string, ServedNode>();
   const ips = new PodIps();
   const heldLeases = new Map<string, Lease>();
+  const assignedCIDRs = new Set<string>();
   const stopping = new AbortController();
   const nodeClient = client.ownSpace().resource(nodes);
   const leaseClient = client.space(SYSTEM_TENANT).namespace(NODE_LEASE_NAMESPACE).resource(leases);
@@ -143,7 +144,8 @@ export function startNodeSimulator(options: NodeSimulatorOptions): NodeSimulator
   const register = async (name: string, index: number): Promise<void> => {
     let node = nodeInformer.get({ tenant: '', namespace: '', name }) as Node | undefined;
     if (!node) {
-      const taken = new Set(nodeInformer.lister<Node>().list().map((n) => n.spec?.podCIDR ?? ''));
+      // The ranges of nodes the informer knows, and of those registered just now (it may not show them yet).
+      const taken = new Set([...nodeInformer.lister<Node>().list().map((n) => n.spec?.podCIDR ?? ''), ...assignedCIDRs]);
       try {
         node = await nodeClient.create(simulatedNode({ name, index, podCIDR: freePodCIDR(taken), capacity: options.capacity }, Date.now()));
       } catch (err) {
@@ -153,6 +155,7 @@ export function startNodeSimulator(options: NodeSimulatorOptions): NodeSimulator
     }
     const cidr = node.spec?.podCIDR;
     if (!cidr) throw new Error(`node ${name} exists without a pod CIDR; the simulator serves only nodes it can give pod IPs`);
+    assignedCIDRs.add(cidr);
     ips.addNode(name, cidr);
     const hostIP = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? nodeAddress(index);
     served.set(name, { name, hostIP });
