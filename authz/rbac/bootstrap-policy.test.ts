@@ -59,6 +59,8 @@ describe('bootstrap policy objects', () => {
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
       'system:kube-controller-manager', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
       'system:controller:clusterrole-aggregation-controller',
+      'system:controller:endpoint-controller', 'system:controller:endpointslice-controller', 'system:controller:pod-garbage-collector',
+      'system:node-simulator',
     ]);
   });
 
@@ -221,6 +223,10 @@ describe('bootstrap bindings', () => {
       'system:controller:namespace-controller': ['User/rbac.authorization.k8s.io/system:controller:namespace-controller'],
       'system:controller:service-account-controller': ['User/rbac.authorization.k8s.io/system:controller:service-account-controller'],
       'system:controller:clusterrole-aggregation-controller': ['User/rbac.authorization.k8s.io/system:controller:clusterrole-aggregation-controller'],
+      'system:controller:endpoint-controller': ['User/rbac.authorization.k8s.io/system:controller:endpoint-controller'],
+      'system:controller:endpointslice-controller': ['User/rbac.authorization.k8s.io/system:controller:endpointslice-controller'],
+      'system:controller:pod-garbage-collector': ['User/rbac.authorization.k8s.io/system:controller:pod-garbage-collector'],
+      'system:node-simulator': ['User/rbac.authorization.k8s.io/system:node-simulator'],
     });
   });
 });
