@@ -1,6 +1,7 @@
 /**
  * The controller manager of the controllers that run on the client (tenant, namespace, service account,
- * ClusterRole aggregation, root CA publisher, resource quota, the scheduler): shared informers over every
+ * ClusterRole aggregation, root CA publisher, resource quota, endpoints, endpoint slices, pod garbage
+ * collection, the scheduler): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
  * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
@@ -13,13 +14,15 @@
  */
 import { hostname } from 'node:os';
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
-import { nodes } from '../api/kinds/core/node.js';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
-import { configMaps, namespaces, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
+import { configMaps, endpoints, endpointSlices, namespaces, nodes, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
 import { persistentVolumeClaims } from '../api/kinds/core/persistent-volume-claim.js';
 import { replicationControllers } from '../api/kinds/core/replication-controller.js';
 import { resourceQuotas } from '../api/kinds/core/resource-quota.js';
 import { resourceQuotaController } from './resource-quota/resource-quota-controller.js';
+import { endpointsController } from './endpoints/endpoints-controller.js';
+import { endpointSliceController } from './endpointslice/endpointslice-controller.js';
+import { DEFAULT_TERMINATED_POD_GC_THRESHOLD, ORPHAN_QUARANTINE_MS, podGcController } from './pod-gc/pod-gc-controller.js';
 import type { KubeClient } from '../src/client/kube-client.js';
 import { namespaceController } from './namespace/namespace-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
@@ -40,6 +43,8 @@ export interface ControllerManagerOptions {
   /** PEM of the CA that signs the server's certificate, published as `kube-root-ca.crt` in every namespace (none: not published, as kube-controller-manager without a root CA). */
   rootCaBundle: string | undefined;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Terminated pods a space keeps before the pod garbage collector deletes the oldest (default 12,500). */
+  terminatedPodGcThreshold?: number | undefined;
 }
 
 export interface ControllerManager {
@@ -55,14 +60,17 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const namespaceInformer = informers.informerFor(namespaces);
   const serviceAccountInformer = informers.informerFor(serviceAccounts);
   const clusterRoleInformer = informers.informerFor(clusterRoles);
+  const serviceInformer = informers.informerFor(services);
   const podInformer = informers.informerFor(pods);
+  const endpointsInformer = informers.informerFor(endpoints);
+  const endpointSliceInformer = informers.informerFor(endpointSlices);
   const nodeInformer = informers.informerFor(nodes);
   const quotaInformer = informers.informerFor(resourceQuotas);
   // What quotas count and release at once when deleted; other kinds are recounted on the resync.
   const counted = [pods, services, persistentVolumeClaims, configMaps, secrets, replicationControllers, resourceQuotas].map((def) => ({
     group: def.group,
     resource: def.resource,
-    informer: def === resourceQuotas ? quotaInformer : def === pods ? podInformer : informers.informerFor(def),
+    informer: informers.informerFor(def),
   }));
   const schedulerClient = options.clientFor(CONTROLLER_USERS.scheduler);
   // kube's events recorder names its instance after the controller and the host.
@@ -70,7 +78,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const scheduler = new Scheduler({ client: schedulerClient, pods: podInformer, nodes: nodeInformer, recorder: schedulerEvents, log });
   const controllers: Array<Controller | Scheduler> = [
     tenantController({ client: options.clientFor(CONTROLLER_USERS.tenant), tenants: tenantInformer, log }),
-    namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
+    namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, tenants: tenantInformer, log }),
     serviceAccountController({
       client: options.clientFor(CONTROLLER_USERS.serviceAccount),
       tenants: tenantInformer,
@@ -81,6 +89,16 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
     clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
     resourceQuotaController({ client: options.clientFor(CONTROLLER_USERS.resourceQuota), quotas: quotaInformer, counted, log }),
     scheduler,
+    endpointsController({ client: options.clientFor(CONTROLLER_USERS.endpoint), services: serviceInformer, pods: podInformer, endpoints: endpointsInformer, log }),
+    endpointSliceController({ client: options.clientFor(CONTROLLER_USERS.endpointSlice), services: serviceInformer, pods: podInformer, endpointSlices: endpointSliceInformer, log }),
+    podGcController({
+      client: options.clientFor(CONTROLLER_USERS.podGarbageCollector),
+      pods: podInformer,
+      nodes: nodeInformer,
+      terminatedPodThreshold: options.terminatedPodGcThreshold ?? DEFAULT_TERMINATED_POD_GC_THRESHOLD,
+      orphanQuarantineMs: ORPHAN_QUARANTINE_MS,
+      log,
+    }),
   ];
   const synced = [tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer];
   if (options.rootCaBundle !== undefined) {
@@ -94,7 +112,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const allSynced = Promise.all([...synced, nodeInformer, ...counted.map((c) => c.informer)].map((i) => i.waitForSync())).then(() => {
+  const allSynced = Promise.all([...synced, nodeInformer, endpointsInformer, endpointSliceInformer, ...counted.map((c) => c.informer)].map((i) => i.waitForSync())).then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');

@@ -10,6 +10,7 @@
  *   await plane.stop();
  */
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
+import { NodePortAllocator, nodePortAdmission } from '../api/admission/node-port.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
 import { limitRanger } from '../api/admission/limit-ranger.js';
@@ -140,6 +141,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
       exemptions: options.podSecurityExemptions ?? DEFAULT_POD_SECURITY_EXEMPTIONS,
     }),
     clusterIpAdmission(allocator),
+    nodePortAdmission(new NodePortAllocator(store)),
     // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
     resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
   ]);

@@ -59,6 +59,8 @@ describe('bootstrap policy objects', () => {
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
       'system:kube-controller-manager', 'system:controller:tenant-controller', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
       'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller', 'system:kube-scheduler',
+      'system:controller:endpoint-controller', 'system:controller:endpointslice-controller', 'system:controller:pod-garbage-collector',
+      'system:node-simulator',
     ]);
   });
 
@@ -225,6 +227,10 @@ describe('bootstrap bindings', () => {
       'system:controller:root-ca-cert-publisher': ['User/rbac.authorization.k8s.io/system:controller:root-ca-cert-publisher'],
       'system:controller:resourcequota-controller': ['User/rbac.authorization.k8s.io/system:controller:resourcequota-controller'],
       'system:kube-scheduler': ['User/rbac.authorization.k8s.io/system:kube-scheduler'],
+      'system:controller:endpoint-controller': ['User/rbac.authorization.k8s.io/system:controller:endpoint-controller'],
+      'system:controller:endpointslice-controller': ['User/rbac.authorization.k8s.io/system:controller:endpointslice-controller'],
+      'system:controller:pod-garbage-collector': ['User/rbac.authorization.k8s.io/system:controller:pod-garbage-collector'],
+      'system:node-simulator': ['User/rbac.authorization.k8s.io/system:node-simulator'],
     });
   });
 });

@@ -108,6 +108,9 @@ export const CONTROLLER_USERS = {
   // kube-scheduler is a process of its own in Kubernetes; here it runs in the controller manager,
   // under its own user and kube's role of the same name.
   scheduler: 'system:kube-scheduler',
+  endpoint: 'system:controller:endpoint-controller',
+  endpointSlice: 'system:controller:endpointslice-controller',
+  podGarbageCollector: 'system:controller:pod-garbage-collector',
 } as const;
 
 /** What every controller that records events may do with them, in both event APIs (upstream's eventsRule). */
@@ -122,6 +125,8 @@ function controllerRoles(): ClusterRole[] {
       // The shared informers: what any controller watches (the garbage collector and quota watch every resource).
       rule(READ, ['*'], ['*']),
       rule(READ, [RBAC_GROUP], ['clusterroles']),
+      rule(READ, [CORE], ['services', 'pods', 'endpoints', 'nodes']),
+      rule(READ, [DISCOVERY], ['endpointslices']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
     ]),
@@ -165,7 +170,30 @@ function controllerRoles(): ClusterRole[] {
       rule(READ, [CORE], ['namespaces']),
       rule(READ, [STORAGE], ['storageclasses']),
     ]),
+    // The next three read through the manager's shared informers and only write.
+    clusterRole(CONTROLLER_USERS.endpoint, [rule(['create', 'update', 'delete'], [CORE], ['endpoints'])]),
+    clusterRole(CONTROLLER_USERS.endpointSlice, [rule(['create', 'update', 'delete'], [DISCOVERY], ['endpointslices'])]),
+    clusterRole(CONTROLLER_USERS.podGarbageCollector, [rule(['delete'], [CORE], ['pods']), rule(['get'], [CORE], ['nodes'])]),
   ];
+}
+
+/**
+ * The node simulator's user (controllers/node-simulator/): no kubelet (`system:node:<name>` in
+ * `system:nodes`) but what it needs to play one for simulated nodes, as upstream's `system:node`
+ * role: register and heartbeat nodes, their leases, and the status and deletion of pods. It may
+ * act as itself, so `kube-spaces simulate-nodes` runs alike with an admin's kubeconfig or its own.
+ */
+export const NODE_SIMULATOR_USER = 'system:node-simulator';
+
+function nodeSimulatorRole(): ClusterRole {
+  return clusterRole(NODE_SIMULATOR_USER, [
+    rule(['create', 'get', 'list', 'watch', 'update', 'patch'], [CORE], ['nodes']),
+    rule(['update', 'patch'], [CORE], ['nodes/status']),
+    rule(['get', 'list', 'watch', 'delete'], [CORE], ['pods']),
+    rule(['update', 'patch'], [CORE], ['pods/status']),
+    rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
+    { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: [NODE_SIMULATOR_USER] },
+  ]);
 }
 
 /** Read-only access to what a namespace's users work with; never secrets, nor anything that grants more. */
@@ -276,6 +304,7 @@ export function bootstrapClusterRoles(): KubeObject[] {
     // For servers that delegate to this one (webhooks, aggregated APIs): ask whose a token is, and what someone may do.
     clusterRole('system:auth-delegator', [rule(['create'], [AUTHENTICATION], ['tokenreviews']), rule(['create'], [AUTHORIZATION], ['subjectaccessreviews'])]),
     ...controllerRoles(),
+    nodeSimulatorRole(),
   ];
 }
 
@@ -291,6 +320,6 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
     clusterRoleBinding('system:discovery', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:basic-user', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
-    ...controllerRoles().map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
+    ...[...controllerRoles(), nodeSimulatorRole()].map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
   ];
 }

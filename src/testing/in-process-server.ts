@@ -54,7 +54,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   plane.advertise(options.advertise ?? { port: 443 });
   const identities = new InProcessIdentities();
   const app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
-  const controllers = startInProcessControllerManager(app, identities, options.rootCaBundle, log);
+  const controllers = startInProcessControllerManager(app, identities, { rootCaBundle: options.rootCaBundle, log });
   return {
     plane,
     app,
