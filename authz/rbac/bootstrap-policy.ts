@@ -49,6 +49,7 @@ const DISCOVERY = 'discovery.k8s.io';
 const EXTENSIONS = 'extensions';
 const NETWORKING = 'networking.k8s.io';
 const POLICY = 'policy';
+const EVENTS_GROUP = 'events.k8s.io';
 
 /** A resource rule: `verbs` on `resources` of `groups`. Arrays are copied, so callers may mutate. */
 function rule(verbs: readonly string[], groups: readonly string[], resources: readonly string[]): PolicyRule {
@@ -100,7 +101,14 @@ export const CONTROLLER_USERS = {
   namespace: 'system:controller:namespace-controller',
   serviceAccount: 'system:controller:service-account-controller',
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
+  replicaSet: 'system:controller:replicaset-controller',
+  replicationController: 'system:controller:replication-controller',
+  deployment: 'system:controller:deployment-controller',
+  disruption: 'system:controller:disruption-controller',
 } as const;
+
+/** Recording what a controller did (kube's eventsRule): both event APIs. */
+const EVENTS_RULES: PolicyRule[] = [rule(['create', 'update', 'patch'], [CORE], ['events']), rule(['create', 'update', 'patch'], [EVENTS_GROUP], ['events'])];
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
 function controllerRoles(): ClusterRole[] {
@@ -108,6 +116,9 @@ function controllerRoles(): ClusterRole[] {
     clusterRole(CONTROLLER_MANAGER_USER, [
       rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts']),
       rule(READ, [RBAC_GROUP], ['clusterroles']),
+      rule(READ, [CORE], ['pods', 'replicationcontrollers']),
+      rule(READ, [APPS], ['replicasets', 'deployments', 'statefulsets']),
+      rule(READ, [POLICY], ['poddisruptionbudgets']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
     ]),
@@ -119,6 +130,26 @@ function controllerRoles(): ClusterRole[] {
     clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
+    // The workload controllers read through the manager's informers; these are their writes (and the fresh read before adopting).
+    clusterRole(CONTROLLER_USERS.replicaSet, [
+      rule(['get', 'update'], [APPS], ['replicasets']),
+      rule(['update'], [APPS], ['replicasets/status']),
+      rule(['create', 'delete', 'update'], [CORE], ['pods']),
+      ...EVENTS_RULES,
+    ]),
+    clusterRole(CONTROLLER_USERS.replicationController, [
+      rule(['get', 'update'], [CORE], ['replicationcontrollers']),
+      rule(['update'], [CORE], ['replicationcontrollers/status']),
+      rule(['create', 'delete', 'update'], [CORE], ['pods']),
+      ...EVENTS_RULES,
+    ]),
+    clusterRole(CONTROLLER_USERS.deployment, [
+      rule(['get', 'update'], [APPS], ['deployments']),
+      rule(['update'], [APPS], ['deployments/status']),
+      rule(['create', 'delete', 'get', 'update'], [APPS], ['replicasets']),
+      ...EVENTS_RULES,
+    ]),
+    clusterRole(CONTROLLER_USERS.disruption, [rule(['update'], [POLICY], ['poddisruptionbudgets/status']), ...EVENTS_RULES]),
   ];
 }
 
