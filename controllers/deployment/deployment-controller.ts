@@ -10,13 +10,13 @@ import type { ReplicaSet } from '../../api/kinds/apps/replicaset.js';
 import { replicaSets as replicaSetDefinition } from '../../api/kinds/apps/replicaset.js';
 import type { Pod } from '../../api/kinds/core/types.js';
 import type { KubeObject } from '../../api/registry/object.js';
-import { isNotFound } from '../../src/client/api-status.js';
+import { isConflict, isNotFound } from '../../src/client/api-status.js';
 import { deployments as deploymentDefinition } from '../../src/client/builtin-kinds.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
 import { keyOf, type ObjectKey } from '../../src/client/object-key.js';
 import { claimObjects, controllerOf, controllerReference } from '../replicaset/controller-ref.js';
 import { selects } from '../replicaset/replica-set-controller.js';
-import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
+import { Controller, done, requeue, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { EventRecorder } from '../runtime/event-recorder.js';
 import type { Informer } from '../runtime/informer.js';
 import { DeploymentSync } from './deployment-sync.js';
@@ -73,6 +73,7 @@ export function deploymentController(deps: DeploymentControllerDeps): Controller
       await sync.run(sets, pods);
     } catch (err) {
       if (isNotFound(err)) return done; // the deployment went away meanwhile
+      if (isConflict(err)) return requeue; // a write raced another: the next sync reads the newer state
       throw err;
     }
     return sync.recheckMs === undefined ? done : requeueAfter(sync.recheckMs);

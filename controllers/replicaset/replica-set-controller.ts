@@ -11,11 +11,11 @@
 import type { Pod } from '../../api/kinds/core/types.js';
 import type { KubeObject, OwnerReference } from '../../api/registry/object.js';
 import { labelSelectorMatches, type LabelSelector } from '../../api/validation/label-selector.js';
-import { isNotFound } from '../../src/client/api-status.js';
+import { isConflict, isNotFound } from '../../src/client/api-status.js';
 import { pods as podDefinition } from '../../src/client/builtin-kinds.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
 import { keyOf, type ObjectKey } from '../../src/client/object-key.js';
-import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
+import { Controller, done, requeue, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { EventRecorder } from '../runtime/event-recorder.js';
 import type { Informer } from '../runtime/informer.js';
 import { claimObjects, controllerOf, controllerReference, type ClaimWriter } from './controller-ref.js';
@@ -170,6 +170,15 @@ export function replicaSetController(deps: ReplicaSetControllerDeps): Controller
   }
 
   async function reconcile(key: ObjectKey): Promise<ReconcileResult> {
+    try {
+      return await sync(key);
+    } catch (err) {
+      if (isConflict(err)) return requeue; // a write raced another: the next sync reads the newer state
+      throw err;
+    }
+  }
+
+  async function sync(key: ObjectKey): Promise<ReconcileResult> {
     const owner = deps.owners.get(key);
     if (!owner) {
       expectations.forget(key);
