@@ -15,7 +15,12 @@ import { startControllerManager, type ControllerManager, type ControllerManagerO
 import { KubeClient } from './client/kube-client.js';
 import { InProcessTransport } from './server/in-process-transport.js';
 
-export function startInProcessControllerManager(app: FastifyInstance, identities: InProcessIdentities, log: ControllerManagerOptions['log']): ControllerManager {
+export function startInProcessControllerManager(
+  app: FastifyInstance,
+  identities: InProcessIdentities,
+  log: ControllerManagerOptions['log'],
+  eventRecorderFor?: ControllerManagerOptions['eventRecorderFor'],
+): ControllerManager {
   const clientAs = (name: string) => new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
-  return startControllerManager({ informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log });
+  return startControllerManager({ informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log, ...(eventRecorderFor ? { eventRecorderFor } : {}) });
 }
