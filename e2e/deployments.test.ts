@@ -191,5 +191,45 @@ describe.each(backendCases(kubectlPath !== undefined))('deployments on the $back
         expect(parseTable(ok(await asBob(['get', 'deployment', 'web']))).rows[0]).toMatchObject({ READY: '3/3' });
       });
     });
+
+    it("kubectl drain evicts a space's pods as its PodDisruptionBudget allows, and leaves another space's pods on the node", async () => {
+      const ns = 'drain';
+      for (const u of [alice, bob]) expect((await u.api.request('POST', '/api/v1/namespaces', { json: namespace(ns) })).status).toBe(201);
+      const k = (args: string[], kubeconfig = alice.kubeconfig) => kubectl.run([...args, '-n', ns], { kubeconfig });
+      ok(await k(['create', 'deployment', 'db', '--image=nginx', '--replicas=2']));
+      ok(await k(['create', 'deployment', 'db', '--image=nginx', '--replicas=1'], bob.kubeconfig));
+      ok(await k(['create', 'pdb', 'db', '--selector=app=db', '--min-available=1']));
+      await eventually('the pods', async () => (await listPods(alice.api, ns)).length === 2 && (await listPods(bob.api, ns)).length === 1);
+      // Nodes are the system's; the pods of both spaces run on the same one.
+      expect((await cluster.api.request('POST', '/api/v1/nodes', { json: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'shared-node' } } })).status).toBe(201);
+      for (const [tenant, user] of [['t1', alice], ['t2', bob]] as const) {
+        for (const pod of await listPods(user.api, ns)) {
+          const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: pod.metadata.name }, target: { kind: 'Node', name: 'shared-node' } };
+          expect((await cluster.api.request('POST', `/tenants/${tenant}/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/binding`, { json: binding })).status).toBe(201);
+        }
+        await markPodsReady(user.api, ns);
+      }
+      await eventually('one disruption allowed', async () => ok(await k(['get', 'pdb', 'db', '-o', 'jsonpath={.status.disruptionsAllowed}'])) === '1');
+      const bobsPods = (await listPods(bob.api, ns)).map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`);
+      // The system admin cordons the node in the system space (a space's view cannot patch nodes),
+      // then drains it as seen from t1's space, where kubectl finds it already cordoned.
+      ok(await kubectl.run(['cordon', 'shared-node'], { kubeconfig: cluster.server.adminKubeconfig }));
+      const root = await userKubeconfig(cluster, { tenant: 'system', user: 'root', groups: ['system:masters'], space: 't1' });
+      const drain = kubectl.start(['drain', 'shared-node', '--ignore-daemonsets', '--timeout=90s'], { kubeconfig: root.kubeconfig, timeoutMs: 100_000 });
+      let done = false;
+      void drain.exited.then(() => (done = true));
+      // The second eviction waits until the ReplicaSet's replacement pod is ready.
+      while (!done) {
+        await markPodsReady(alice.api, ns);
+        await delay(300);
+      }
+      root.api.close();
+      // kubectl writes the progress to both streams.
+      const out = ok(await drain.exited) + (await drain.exited).stderr;
+      expect(out).toContain('node/shared-node already cordoned');
+      expect(out).toContain("Cannot evict pod as it would violate the pod's disruption budget.");
+      expect(out).toContain('node/shared-node drained');
+      expect((await listPods(bob.api, ns)).map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`)).toEqual(bobsPods);
+    });
   });
 });
