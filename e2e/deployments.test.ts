@@ -174,6 +174,20 @@ describe.each(backendCases(kubectlPath !== undefined))('deployments on the $back
         expect(ok(await asAlice(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']))).toBe('nginx');
       });
 
+      it('rollout pause holds a template change until resume; rollout restart rolls a new ReplicaSet', async () => {
+        expect(ok(await asAlice(['rollout', 'pause', 'deployment/web']))).toContain('deployment.apps/web paused');
+        ok(await asAlice(['set', 'image', 'deployment/web', 'nginx=nginx:1.28']));
+        await eventually('the paused condition', async () => ok(await asAlice(['get', 'deployment', 'web', '-o', 'jsonpath={.status.conditions[?(@.type=="Progressing")].reason}'])) === 'DeploymentPaused');
+        expect(await replicaSets()).toHaveLength(2);
+        expect(ok(await asAlice(['rollout', 'resume', 'deployment/web']))).toContain('deployment.apps/web resumed');
+        expect(await rollOut()).toContain('successfully rolled out');
+        expect(ok(await asAlice(['rollout', 'restart', 'deployment/web']))).toContain('deployment.apps/web restarted');
+        expect(await rollOut()).toContain('successfully rolled out');
+        const sets = await replicaSets();
+        expect(sets).toHaveLength(4);
+        expect(sets.filter(([, replicas]) => replicas !== '0')).toEqual([[expect.any(String), '3', '5']]);
+      });
+
       it('scale up and down', async () => {
         expect(ok(await asAlice(['scale', 'deployment/web', '--replicas=5']))).toContain('deployment.apps/web scaled');
         await eventually('five pods', async () => (await activePods(alice.api)).length === 5);
