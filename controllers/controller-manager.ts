@@ -1,37 +1,46 @@
 /**
- * The controller manager of the controllers that run on the client (tenant, namespace, service account,
- * ClusterRole aggregation, root CA publisher, resource quota, endpoints, endpoint slices, pod garbage
- * collection, the scheduler): shared informers over every
- * space, read with the manager's own identity, and each controller writing under its own
- * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
- * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
- * election is the caller's (leader-election.ts).
+ * The controller manager of the controllers that run on the client (tenant, namespace, service
+ * account, ClusterRole aggregation, root CA publisher, resource quota, endpoints, endpoint slices,
+ * pod garbage collection, replica set, replication controller, deployment, disruption, the
+ * scheduler): shared informers over every space, read with the manager's own identity, and each
+ * controller writing under its own (`system:controller:<name>`, with the least-privilege role
+ * bootstrap-policy.ts gives it) and recording its events as itself. The same code runs inside
+ * `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader election is the
+ * caller's (leader-election.ts).
  *
  * @example
- *   const manager = startControllerManager({ informerClient, clientFor: (identity) => clientAs(identity), log });
+ *   const manager = startControllerManager({ informerClient, clientFor: (identity) => clientAs(identity), rootCaBundle, log });
  *   await manager.synced;
  *   await manager.stop();
  */
 import { hostname } from 'node:os';
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
-import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
-import { configMaps, endpoints, endpointSlices, namespaces, nodes, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
+import { replicaSets } from '../api/kinds/apps/replicaset.js';
+import { statefulSets } from '../api/kinds/apps/statefulset.js';
 import { persistentVolumeClaims } from '../api/kinds/core/persistent-volume-claim.js';
 import { replicationControllers } from '../api/kinds/core/replication-controller.js';
 import { resourceQuotas } from '../api/kinds/core/resource-quota.js';
-import { resourceQuotaController } from './resource-quota/resource-quota-controller.js';
+import { podDisruptionBudgets } from '../api/kinds/policy/poddisruptionbudget.js';
+import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
+import { configMaps, deployments, endpoints, endpointSlices, namespaces, nodes, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
+import type { KubeClient } from '../src/client/kube-client.js';
+import { deploymentController } from './deployment/deployment-controller.js';
+import { disruptionController } from './disruption/disruption-controller.js';
 import { endpointsController } from './endpoints/endpoints-controller.js';
 import { endpointSliceController } from './endpointslice/endpointslice-controller.js';
-import { DEFAULT_TERMINATED_POD_GC_THRESHOLD, ORPHAN_QUARANTINE_MS, podGcController } from './pod-gc/pod-gc-controller.js';
-import type { KubeClient } from '../src/client/kube-client.js';
 import { namespaceController } from './namespace/namespace-controller.js';
+import { DEFAULT_TERMINATED_POD_GC_THRESHOLD, ORPHAN_QUARANTINE_MS, podGcController } from './pod-gc/pod-gc-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
+import { replicaSetController } from './replicaset/replica-set-controller.js';
+import { REPLICA_SET_KIND, REPLICATION_CONTROLLER_KIND } from './replicaset/replica-set-kinds.js';
+import { resourceQuotaController } from './resource-quota/resource-quota-controller.js';
 import { ROOT_CA_FIELD_SELECTOR, rootCaPublisher } from './root-ca-publisher/root-ca-publisher.js';
-import { clientSources } from './runtime/client-source.js';
 import { ClientEventRecorder } from './runtime/client-event-recorder.js';
-import { DEFAULT_SCHEDULER_NAME, Scheduler } from './scheduler/scheduler.js';
+import { clientSources } from './runtime/client-source.js';
 import type { Controller } from './runtime/controller.js';
+import type { EventRecorder } from './runtime/event-recorder.js';
 import { InformerFactory } from './runtime/informer-factory.js';
+import { DEFAULT_SCHEDULER_NAME, Scheduler } from './scheduler/scheduler.js';
 import { serviceAccountController } from './service-account/service-account-controller.js';
 import { tenantController } from './tenant/tenant-controller.js';
 
@@ -42,9 +51,11 @@ export interface ControllerManagerOptions {
   clientFor(user: string): KubeClient;
   /** PEM of the CA that signs the server's certificate, published as `kube-root-ca.crt` in every namespace (none: not published, as kube-controller-manager without a root CA). */
   rootCaBundle: string | undefined;
-  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Terminated pods a space keeps before the pod garbage collector deletes the oldest (default 12,500). */
   terminatedPodGcThreshold?: number | undefined;
+  /** The recorder a controller's events go through (tests); default: events.k8s.io Events written as the controller. */
+  eventRecorderFor?(client: KubeClient, user: string): EventRecorder;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
 export interface ControllerManager {
@@ -53,18 +64,35 @@ export interface ControllerManager {
   stop(): Promise<void>;
 }
 
+/** The `reportingController` of a controller's events: kube's name for it. */
+function reportingController(user: string): string {
+  return user === CONTROLLER_USERS.scheduler ? DEFAULT_SCHEDULER_NAME : user.replace(/^system:controller:/, '');
+}
+
 export function startControllerManager(options: ControllerManagerOptions): ControllerManager {
   const { log } = options;
   const informers = new InformerFactory(clientSources(options.informerClient), (err, informer) => log.error({ err, informer }, 'informer error'));
+  const recorders: ClientEventRecorder[] = [];
+  /** A controller's client and event recorder, both acting as its user. */
+  const actingAs = (user: string): { client: KubeClient; events: EventRecorder } => {
+    const client = options.clientFor(user);
+    if (options.eventRecorderFor) return { client, events: options.eventRecorderFor(client, user) };
+    // kube's events recorder names its instance after the controller and the host.
+    const controller = reportingController(user);
+    const recorder = new ClientEventRecorder({ client, reportingController: controller, reportingInstance: `${controller}-${hostname()}`, log });
+    recorders.push(recorder);
+    return { client, events: recorder };
+  };
+
   const tenantInformer = informers.informerFor(tenants);
   const namespaceInformer = informers.informerFor(namespaces);
-  const serviceAccountInformer = informers.informerFor(serviceAccounts);
-  const clusterRoleInformer = informers.informerFor(clusterRoles);
-  const serviceInformer = informers.informerFor(services);
   const podInformer = informers.informerFor(pods);
-  const endpointsInformer = informers.informerFor(endpoints);
-  const endpointSliceInformer = informers.informerFor(endpointSlices);
   const nodeInformer = informers.informerFor(nodes);
+  const serviceInformer = informers.informerFor(services);
+  const replicaSetInformer = informers.informerFor(replicaSets);
+  const replicationControllerInformer = informers.informerFor(replicationControllers);
+  const deploymentInformer = informers.informerFor(deployments);
+  const statefulSetInformer = informers.informerFor(statefulSets);
   const quotaInformer = informers.informerFor(resourceQuotas);
   // What quotas count and release at once when deleted; other kinds are recounted on the resync.
   const counted = [pods, services, persistentVolumeClaims, configMaps, secrets, replicationControllers, resourceQuotas].map((def) => ({
@@ -72,10 +100,8 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
     resource: def.resource,
     informer: informers.informerFor(def),
   }));
-  const schedulerClient = options.clientFor(CONTROLLER_USERS.scheduler);
-  // kube's events recorder names its instance after the controller and the host.
-  const schedulerEvents = new ClientEventRecorder({ client: schedulerClient, reportingController: DEFAULT_SCHEDULER_NAME, reportingInstance: `${DEFAULT_SCHEDULER_NAME}-${hostname()}`, log });
-  const scheduler = new Scheduler({ client: schedulerClient, pods: podInformer, nodes: nodeInformer, recorder: schedulerEvents, log });
+  const scheduler = actingAs(CONTROLLER_USERS.scheduler);
+
   const controllers: Array<Controller | Scheduler> = [
     tenantController({ client: options.clientFor(CONTROLLER_USERS.tenant), tenants: tenantInformer, log }),
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, tenants: tenantInformer, log }),
@@ -83,14 +109,14 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       client: options.clientFor(CONTROLLER_USERS.serviceAccount),
       tenants: tenantInformer,
       namespaces: namespaceInformer,
-      serviceAccounts: serviceAccountInformer,
+      serviceAccounts: informers.informerFor(serviceAccounts),
       log,
     }),
-    clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
+    clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: informers.informerFor(clusterRoles), log }),
     resourceQuotaController({ client: options.clientFor(CONTROLLER_USERS.resourceQuota), quotas: quotaInformer, counted, log }),
-    scheduler,
-    endpointsController({ client: options.clientFor(CONTROLLER_USERS.endpoint), services: serviceInformer, pods: podInformer, endpoints: endpointsInformer, log }),
-    endpointSliceController({ client: options.clientFor(CONTROLLER_USERS.endpointSlice), services: serviceInformer, pods: podInformer, endpointSlices: endpointSliceInformer, log }),
+    new Scheduler({ client: scheduler.client, pods: podInformer, nodes: nodeInformer, recorder: scheduler.events, log }),
+    endpointsController({ client: options.clientFor(CONTROLLER_USERS.endpoint), services: serviceInformer, pods: podInformer, endpoints: informers.informerFor(endpoints), log }),
+    endpointSliceController({ client: options.clientFor(CONTROLLER_USERS.endpointSlice), services: serviceInformer, pods: podInformer, endpointSlices: informers.informerFor(endpointSlices), log }),
     podGcController({
       client: options.clientFor(CONTROLLER_USERS.podGarbageCollector),
       pods: podInformer,
@@ -99,11 +125,19 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       orphanQuarantineMs: ORPHAN_QUARANTINE_MS,
       log,
     }),
+    replicaSetController({ ...actingAs(CONTROLLER_USERS.replicaSet), kind: REPLICA_SET_KIND, owners: replicaSetInformer, pods: podInformer, log }),
+    replicaSetController({ ...actingAs(CONTROLLER_USERS.replicationController), kind: REPLICATION_CONTROLLER_KIND, owners: replicationControllerInformer, pods: podInformer, log }),
+    deploymentController({ ...actingAs(CONTROLLER_USERS.deployment), deployments: deploymentInformer, replicaSets: replicaSetInformer, pods: podInformer, log }),
+    disruptionController({
+      ...actingAs(CONTROLLER_USERS.disruption),
+      budgets: informers.informerFor(podDisruptionBudgets),
+      pods: podInformer,
+      scalers: { replicaSets: replicaSetInformer, deployments: deploymentInformer, replicationControllers: replicationControllerInformer, statefulSets: statefulSetInformer },
+      log,
+    }),
   ];
-  const synced = [tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer];
   if (options.rootCaBundle !== undefined) {
     const rootCaConfigMaps = informers.informerFor(configMaps, undefined, { fieldSelector: ROOT_CA_FIELD_SELECTOR });
-    synced.push(rootCaConfigMaps);
     controllers.push(
       rootCaPublisher({ client: options.clientFor(CONTROLLER_USERS.rootCaPublisher), caBundle: options.rootCaBundle, tenants: tenantInformer, namespaces: namespaceInformer, rootCaConfigMaps, log }),
     );
@@ -112,18 +146,18 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const allSynced = Promise.all([...synced, nodeInformer, endpointsInformer, endpointSliceInformer, ...counted.map((c) => c.informer)].map((i) => i.waitForSync())).then(() => {
+  const synced = informers.waitForSync().then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');
   });
   return {
-    synced: allSynced,
+    synced,
     async stop() {
       stopped = true;
       informers.stop();
       await Promise.all(controllers.map((c) => c.stop()));
-      await schedulerEvents.stop();
+      await Promise.all(recorders.map((r) => r.stop()));
     },
   };
 }

@@ -29,6 +29,7 @@ import type { ResourceDefinition, UpdateSubresource } from './resource-definitio
 /** The tenant value that means every space, for list, watch and delete-collection. */
 export { ALL_TENANTS } from '../spaces.js';
 import { ALL_TENANTS } from '../spaces.js';
+import { semanticEqual } from '../validation/equality.js';
 
 export interface ObjectLocation {
   tenant: string;
@@ -147,9 +148,9 @@ function randomSuffix(): string {
 }
 
 /** Everything but metadata and status: what a generation counts changes of. */
-function specOf(obj: KubeObject): string {
+function specOf(obj: KubeObject): Record<string, unknown> {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return JSON.stringify(rest);
+  return rest;
 }
 
 async function runUndos(undos: Undo[]): Promise<void> {
@@ -550,7 +551,7 @@ export class GenericStore {
     if (opts.subresource === undefined) def.prepareForUpdate?.(next, current);
     // Counted after defaulting, so a body that differs only in defaulted fields is no new generation.
     if (def.tracksGeneration) {
-      meta.generation = (old.generation ?? 1) + (opts.subresource === undefined && specOf(next) !== specOf(current) ? 1 : 0);
+      meta.generation = (old.generation ?? 1) + (opts.subresource === undefined && !semanticEqual(specOf(next), specOf(current)) ? 1 : 0);
     } else {
       delete meta.generation;
     }

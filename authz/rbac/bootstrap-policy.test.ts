@@ -60,7 +60,8 @@ describe('bootstrap policy objects', () => {
       'system:kube-controller-manager', 'system:controller:tenant-controller', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
       'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller', 'system:kube-scheduler',
       'system:controller:endpoint-controller', 'system:controller:endpointslice-controller', 'system:controller:pod-garbage-collector',
-      'system:node-simulator',
+      'system:controller:replicaset-controller', 'system:controller:replication-controller', 'system:controller:deployment-controller',
+      'system:controller:disruption-controller', 'system:node-simulator',
     ]);
   });
 
@@ -230,6 +231,10 @@ describe('bootstrap bindings', () => {
       'system:controller:endpoint-controller': ['User/rbac.authorization.k8s.io/system:controller:endpoint-controller'],
       'system:controller:endpointslice-controller': ['User/rbac.authorization.k8s.io/system:controller:endpointslice-controller'],
       'system:controller:pod-garbage-collector': ['User/rbac.authorization.k8s.io/system:controller:pod-garbage-collector'],
+      'system:controller:replicaset-controller': ['User/rbac.authorization.k8s.io/system:controller:replicaset-controller'],
+      'system:controller:replication-controller': ['User/rbac.authorization.k8s.io/system:controller:replication-controller'],
+      'system:controller:deployment-controller': ['User/rbac.authorization.k8s.io/system:controller:deployment-controller'],
+      'system:controller:disruption-controller': ['User/rbac.authorization.k8s.io/system:controller:disruption-controller'],
       'system:node-simulator': ['User/rbac.authorization.k8s.io/system:node-simulator'],
     });
   });

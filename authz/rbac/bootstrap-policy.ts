@@ -111,6 +111,10 @@ export const CONTROLLER_USERS = {
   endpoint: 'system:controller:endpoint-controller',
   endpointSlice: 'system:controller:endpointslice-controller',
   podGarbageCollector: 'system:controller:pod-garbage-collector',
+  replicaSet: 'system:controller:replicaset-controller',
+  replicationController: 'system:controller:replication-controller',
+  deployment: 'system:controller:deployment-controller',
+  disruption: 'system:controller:disruption-controller',
 } as const;
 
 /** What every controller that records events may do with them, in both event APIs (upstream's eventsRule). */
@@ -124,9 +128,6 @@ function controllerRoles(): ClusterRole[] {
     clusterRole(CONTROLLER_MANAGER_USER, [
       // The shared informers: what any controller watches (the garbage collector and quota watch every resource).
       rule(READ, ['*'], ['*']),
-      rule(READ, [RBAC_GROUP], ['clusterroles']),
-      rule(READ, [CORE], ['services', 'pods', 'endpoints', 'nodes']),
-      rule(READ, [DISCOVERY], ['endpointslices']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
     ]),
@@ -174,6 +175,26 @@ function controllerRoles(): ClusterRole[] {
     clusterRole(CONTROLLER_USERS.endpoint, [rule(['create', 'update', 'delete'], [CORE], ['endpoints'])]),
     clusterRole(CONTROLLER_USERS.endpointSlice, [rule(['create', 'update', 'delete'], [DISCOVERY], ['endpointslices'])]),
     clusterRole(CONTROLLER_USERS.podGarbageCollector, [rule(['delete'], [CORE], ['pods']), rule(['get'], [CORE], ['nodes'])]),
+    // The workload controllers read through the manager's informers; these are their writes (and the fresh read before adopting).
+    clusterRole(CONTROLLER_USERS.replicaSet, [
+      rule(['get', 'update'], [APPS], ['replicasets']),
+      rule(['update'], [APPS], ['replicasets/status']),
+      rule(['create', 'delete', 'update'], [CORE], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.replicationController, [
+      rule(['get', 'update'], [CORE], ['replicationcontrollers']),
+      rule(['update'], [CORE], ['replicationcontrollers/status']),
+      rule(['create', 'delete', 'update'], [CORE], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.deployment, [
+      rule(['get', 'update'], [APPS], ['deployments']),
+      rule(['update'], [APPS], ['deployments/status']),
+      rule(['create', 'delete', 'get', 'update'], [APPS], ['replicasets']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.disruption, [rule(['update'], [POLICY], ['poddisruptionbudgets/status']), eventsRule()]),
   ];
 }
 

@@ -16,6 +16,7 @@ import type { Store } from '../../storage/store.js';
 import { KubeClient } from '../client/kube-client.js';
 import type { AdvertisedEndpoint } from '../../controllers/kubernetes-service/kubernetes-service-objects.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../control-plane.js';
+import type { ControllerManagerOptions } from '../../controllers/controller-manager.js';
 import { startInProcessControllerManager } from '../in-process-controller-manager.js';
 import { buildApp, type KubeApp } from '../server/app.js';
 import { InProcessTransport } from '../server/in-process-transport.js';
@@ -41,6 +42,8 @@ export interface InProcessServerOptions {
   advertise?: AdvertisedEndpoint;
   /** The CA the root CA publisher puts into every namespace (default: none, the publisher does not run). */
   rootCaBundle?: string;
+  /** Where the controllers' events go (default: dropped). */
+  eventRecorderFor?: ControllerManagerOptions['eventRecorderFor'];
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {
@@ -54,7 +57,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   plane.advertise(options.advertise ?? { port: 443 });
   const identities = new InProcessIdentities();
   const app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
-  const controllers = startInProcessControllerManager(app, identities, { rootCaBundle: options.rootCaBundle, log });
+  const controllers = startInProcessControllerManager(app, identities, { rootCaBundle: options.rootCaBundle, log, ...(options.eventRecorderFor ? { eventRecorderFor: options.eventRecorderFor } : {}) });
   return {
     plane,
     app,
