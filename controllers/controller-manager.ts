@@ -1,6 +1,7 @@
 /**
  * The controller manager of the controllers that run on the client (namespace, service account,
- * ClusterRole aggregation): shared informers over every
+ * ClusterRole aggregation, and the workload controllers: job, cronjob, statefulset, daemonset,
+ * ttl-after-finished): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
  * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
@@ -12,15 +13,28 @@
  *   await manager.stop();
  */
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
+import { controllerRevisions } from '../api/kinds/apps/controllerrevision.js';
+import { daemonSets } from '../api/kinds/apps/daemonset.js';
+import { statefulSets } from '../api/kinds/apps/statefulset.js';
+import { cronJobs } from '../api/kinds/batch/cronjob.js';
+import { jobs } from '../api/kinds/batch/job.js';
+import { nodes } from '../api/kinds/core/node.js';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
-import { namespaces, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
+import { namespaces, pods, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
 import type { KubeClient } from '../src/client/kube-client.js';
+import { cronJobController } from './cronjob/cronjob-controller.js';
+import { daemonSetController } from './daemonset/daemonset-controller.js';
+import { jobController } from './job/job-controller.js';
 import { namespaceController } from './namespace/namespace-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
+import type { Clock } from './runtime/clock.js';
 import { clientSources } from './runtime/client-source.js';
 import type { Controller } from './runtime/controller.js';
+import type { EventRecorder } from './runtime/event-recorder.js';
 import { InformerFactory } from './runtime/informer-factory.js';
 import { serviceAccountController } from './service-account/service-account-controller.js';
+import { statefulSetController } from './statefulset/statefulset-controller.js';
+import { ttlAfterFinishedController } from './ttl-after-finished/ttl-after-finished-controller.js';
 
 export interface ControllerManagerOptions {
   /** Acts as CONTROLLER_MANAGER_USER: reads for the shared informers. */
@@ -28,7 +42,18 @@ export interface ControllerManagerOptions {
   /** A client acting as one of CONTROLLER_USERS. */
   clientFor(user: string): KubeClient;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /**
+   * Where each controller's events go, given the controller's user (its reporting identity).
+   * Default: none recorded (until the events.k8s.io recorder is wired in).
+   */
+  eventsFor?(user: string): EventRecorder;
+  /** The workload controllers' time (default: the real one). */
+  clock?: Clock;
+  /** The Job controller's first backoff before replacing a failed pod (default 10 s, as kube). */
+  jobBackoffBaseMs?: number;
 }
+
+const NO_EVENTS: EventRecorder = { record: () => undefined };
 
 export interface ControllerManager {
   /** Resolves once every shared informer has its first listing. */
@@ -43,6 +68,15 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const namespaceInformer = informers.informerFor(namespaces);
   const serviceAccountInformer = informers.informerFor(serviceAccounts);
   const clusterRoleInformer = informers.informerFor(clusterRoles);
+  const podInformer = informers.informerFor(pods);
+  const nodeInformer = informers.informerFor(nodes);
+  const jobInformer = informers.informerFor(jobs);
+  const cronJobInformer = informers.informerFor(cronJobs);
+  const statefulSetInformer = informers.informerFor(statefulSets);
+  const daemonSetInformer = informers.informerFor(daemonSets);
+  const revisionInformer = informers.informerFor(controllerRevisions);
+  const events = (user: string): EventRecorder => options.eventsFor?.(user) ?? NO_EVENTS;
+  const clock = options.clock;
   const controllers: Controller[] = [
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
     serviceAccountController({
@@ -53,12 +87,55 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       log,
     }),
     clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
+    jobController({
+      client: options.clientFor(CONTROLLER_USERS.job),
+      jobs: jobInformer,
+      pods: podInformer,
+      events: events(CONTROLLER_USERS.job),
+      log,
+      clock,
+      backoffBaseMs: options.jobBackoffBaseMs,
+    }),
+    cronJobController({ client: options.clientFor(CONTROLLER_USERS.cronJob), cronJobs: cronJobInformer, jobs: jobInformer, events: events(CONTROLLER_USERS.cronJob), log, clock }),
+    ttlAfterFinishedController({ client: options.clientFor(CONTROLLER_USERS.ttlAfterFinished), jobs: jobInformer, log, clock }),
+    statefulSetController({
+      client: options.clientFor(CONTROLLER_USERS.statefulSet),
+      statefulSets: statefulSetInformer,
+      pods: podInformer,
+      controllerRevisions: revisionInformer,
+      events: events(CONTROLLER_USERS.statefulSet),
+      log,
+      clock,
+    }),
+    daemonSetController({
+      client: options.clientFor(CONTROLLER_USERS.daemonSet),
+      daemonSets: daemonSetInformer,
+      pods: podInformer,
+      nodes: nodeInformer,
+      controllerRevisions: revisionInformer,
+      events: events(CONTROLLER_USERS.daemonSet),
+      log,
+      clock,
+    }),
   ];
   informers.start();
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const synced = Promise.all([tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer].map((i) => i.waitForSync())).then(() => {
+  const all = [
+    tenantInformer,
+    namespaceInformer,
+    serviceAccountInformer,
+    clusterRoleInformer,
+    podInformer,
+    nodeInformer,
+    jobInformer,
+    cronJobInformer,
+    statefulSetInformer,
+    daemonSetInformer,
+    revisionInformer,
+  ];
+  const synced = Promise.all(all.map((i) => i.waitForSync())).then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');

@@ -12,6 +12,7 @@
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
+import { systemDaemonSets } from '../api/admission/system-daemonsets.js';
 import { isSharedCrd } from '../api/kinds/apiextensions/types.js';
 import { SYSTEM_TENANT, tenantLifecycle } from '../api/admission/tenant-lifecycle.js';
 import { builtinKinds } from '../api/kinds/index.js';
@@ -131,6 +132,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const generic = new GenericStore(store, [
     rbacEscalationAdmission(authorizer),
     sharedCrdNames(isSharedCrdName),
+    systemDaemonSets(),
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
     clusterIpAdmission(allocator),

@@ -15,7 +15,15 @@ import { startControllerManager, type ControllerManager, type ControllerManagerO
 import { KubeClient } from './client/kube-client.js';
 import { InProcessTransport } from './server/in-process-transport.js';
 
-export function startInProcessControllerManager(app: FastifyInstance, identities: InProcessIdentities, log: ControllerManagerOptions['log']): ControllerManager {
+/** What a caller may add to the manager's options (tests: a clock, a short job backoff, an event recorder). */
+export type ControllerManagerTuning = Partial<Pick<ControllerManagerOptions, 'eventsFor' | 'clock' | 'jobBackoffBaseMs'>>;
+
+export function startInProcessControllerManager(
+  app: FastifyInstance,
+  identities: InProcessIdentities,
+  log: ControllerManagerOptions['log'],
+  tuning: ControllerManagerTuning = {},
+): ControllerManager {
   const clientAs = (name: string) => new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
-  return startControllerManager({ informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log });
+  return startControllerManager({ ...tuning, informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log });
 }

@@ -100,14 +100,26 @@ export const CONTROLLER_USERS = {
   namespace: 'system:controller:namespace-controller',
   serviceAccount: 'system:controller:service-account-controller',
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
+  job: 'system:controller:job-controller',
+  cronJob: 'system:controller:cronjob-controller',
+  statefulSet: 'system:controller:statefulset-controller',
+  daemonSet: 'system:controller:daemon-set-controller',
+  ttlAfterFinished: 'system:controller:ttl-after-finished-controller',
 } as const;
+
+/** Recording events, core and events.k8s.io (upstream's eventsRule). */
+function eventRules(): PolicyRule[] {
+  return [rule(['create', 'update', 'patch'], [CORE], ['events']), rule(['create', 'update', 'patch'], ['events.k8s.io'], ['events'])];
+}
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
 function controllerRoles(): ClusterRole[] {
   return [
     clusterRole(CONTROLLER_MANAGER_USER, [
-      rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts']),
+      rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts', 'pods', 'nodes']),
       rule(READ, [RBAC_GROUP], ['clusterroles']),
+      rule(READ, [BATCH], ['jobs', 'cronjobs']),
+      rule(READ, [APPS], ['statefulsets', 'daemonsets', 'controllerrevisions']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
     ]),
@@ -119,6 +131,43 @@ function controllerRoles(): ClusterRole[] {
     clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
+    // The workload controllers, as upstream's controller_policy.go (events through events.k8s.io).
+    clusterRole(CONTROLLER_USERS.job, [
+      rule(['get', 'list', 'watch', 'update', 'patch'], [BATCH], ['jobs']),
+      rule(['update', 'patch'], [BATCH], ['jobs/status']),
+      rule(['update'], [BATCH], ['jobs/finalizers']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
+      ...eventRules(),
+    ]),
+    clusterRole(CONTROLLER_USERS.cronJob, [
+      rule(['get', 'list', 'watch', 'update'], [BATCH], ['cronjobs']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], [BATCH], ['jobs']),
+      rule(['update'], [BATCH], ['cronjobs/status']),
+      rule(['update'], [BATCH], ['cronjobs/finalizers']),
+      rule(['list', 'delete'], [CORE], ['pods']),
+      ...eventRules(),
+    ]),
+    clusterRole(CONTROLLER_USERS.statefulSet, [
+      rule(['list', 'watch'], [CORE], ['pods']),
+      rule(['get', 'list', 'watch'], [APPS], ['statefulsets']),
+      rule(['update'], [APPS], ['statefulsets/status']),
+      rule(['update'], [APPS], ['statefulsets/finalizers']),
+      rule(['get', 'create', 'delete', 'update', 'patch'], [CORE], ['pods']),
+      rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [APPS], ['controllerrevisions']),
+      rule(['get', 'create', 'update', 'patch'], [CORE], ['persistentvolumeclaims']),
+      ...eventRules(),
+    ]),
+    clusterRole(CONTROLLER_USERS.daemonSet, [
+      rule(['get', 'list', 'watch'], [APPS, EXTENSIONS], ['daemonsets']),
+      rule(['update'], [APPS, EXTENSIONS], ['daemonsets/status']),
+      rule(['update'], [APPS, EXTENSIONS], ['daemonsets/finalizers']),
+      rule(['list', 'watch'], [CORE], ['nodes']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
+      rule(['create'], [CORE], ['pods/binding']),
+      rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [APPS], ['controllerrevisions']),
+      ...eventRules(),
+    ]),
+    clusterRole(CONTROLLER_USERS.ttlAfterFinished, [rule(['get', 'list', 'watch', 'delete'], [BATCH], ['jobs']), ...eventRules()]),
   ];
 }
 

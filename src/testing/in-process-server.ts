@@ -15,7 +15,7 @@ import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
 import { KubeClient } from '../client/kube-client.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../control-plane.js';
-import { startInProcessControllerManager } from '../in-process-controller-manager.js';
+import { startInProcessControllerManager, type ControllerManagerTuning } from '../in-process-controller-manager.js';
 import { buildApp, type KubeApp } from '../server/app.js';
 import { InProcessTransport } from '../server/in-process-transport.js';
 
@@ -36,6 +36,8 @@ export interface InProcessServerOptions {
   beforeApp?(plane: ControlPlane): void;
   /** The control plane's and the controllers' log (default: silent). */
   log?: ControlPlaneOptions['log'];
+  /** Options of the controller manager (a clock, a short job backoff, an event recorder). */
+  controllers?: ControllerManagerTuning;
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {
@@ -47,7 +49,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   options.beforeApp?.(plane);
   const identities = new InProcessIdentities();
   const app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
-  const controllers = startInProcessControllerManager(app, identities, log);
+  const controllers = startInProcessControllerManager(app, identities, log, options.controllers);
   return {
     plane,
     app,
