@@ -59,6 +59,8 @@ describe('bootstrap policy objects', () => {
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
       'system:kube-controller-manager', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
       'system:controller:clusterrole-aggregation-controller',
+      'system:controller:job-controller', 'system:controller:cronjob-controller', 'system:controller:statefulset-controller',
+      'system:controller:daemon-set-controller', 'system:controller:ttl-after-finished-controller',
     ]);
   });
 
@@ -221,6 +223,11 @@ describe('bootstrap bindings', () => {
       'system:controller:namespace-controller': ['User/rbac.authorization.k8s.io/system:controller:namespace-controller'],
       'system:controller:service-account-controller': ['User/rbac.authorization.k8s.io/system:controller:service-account-controller'],
       'system:controller:clusterrole-aggregation-controller': ['User/rbac.authorization.k8s.io/system:controller:clusterrole-aggregation-controller'],
+      'system:controller:job-controller': ['User/rbac.authorization.k8s.io/system:controller:job-controller'],
+      'system:controller:cronjob-controller': ['User/rbac.authorization.k8s.io/system:controller:cronjob-controller'],
+      'system:controller:statefulset-controller': ['User/rbac.authorization.k8s.io/system:controller:statefulset-controller'],
+      'system:controller:daemon-set-controller': ['User/rbac.authorization.k8s.io/system:controller:daemon-set-controller'],
+      'system:controller:ttl-after-finished-controller': ['User/rbac.authorization.k8s.io/system:controller:ttl-after-finished-controller'],
     });
   });
 });
