@@ -123,9 +123,10 @@ export function daemonSetController(deps: DaemonSetControllerDeps): Controller {
     const owner = controllerKeyOf((rev ?? previous)!, 'DaemonSet', 'apps');
     if (owner) controller.enqueue(owner);
   });
-  // Nodes come and go, change labels and taints: every daemon set looks again.
+  // Nodes come and go, change labels and taints: every daemon set looks again. Status changes
+  // (heartbeats) change nothing a daemon set decides on.
   deps.nodes.onChange((_key, node, previous) => {
-    if (node && previous && node.metadata.resourceVersion === previous.metadata.resourceVersion) return;
+    if (node && previous && JSON.stringify([node.metadata.labels, node.spec]) === JSON.stringify([previous.metadata.labels, previous.spec])) return;
     for (const set of deps.daemonSets.lister().list({ tenant: SYSTEM_TENANT })) controller.enqueue(keyOf(set));
   });
   return controller;

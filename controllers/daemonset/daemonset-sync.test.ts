@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DaemonSet } from '../../api/kinds/apps/daemonset.js';
-import type { Node } from '../../api/kinds/core/node.js';
+import type { Node, Taint } from '../../api/kinds/core/node.js';
 import type { Pod } from '../../api/kinds/core/types.js';
 import { daemonPod, planDaemonSet } from './daemonset-sync.js';
 import { nodeShouldRunDaemonPod } from './node-eligibility.js';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
-const node = (name: string, labels: Record<string, string> = {}, taints: Node['spec'] extends infer S ? NonNullable<S>['taints'] : never = []): Node => ({ metadata: { name, labels }, spec: { taints } });
+const node = (name: string, labels: Record<string, string> = {}, taints: Taint[] = []): Node => ({ metadata: { name, labels }, spec: { taints } });
 
 function set(image: string, strategy: Record<string, unknown> = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, podSpec: Record<string, unknown> = {}): DaemonSet {
   return {
