@@ -1,7 +1,7 @@
 /**
- * The controller manager of the controllers that run on the client (namespace, service account,
- * ClusterRole aggregation, and the workload controllers: job, cronjob, statefulset, daemonset,
- * ttl-after-finished): shared informers over every
+ * The controller manager of the controllers that run on the client (tenant, namespace, service account,
+ * ClusterRole aggregation, root CA publisher, resource quota, and the workload controllers: job,
+ * cronjob, statefulset, daemonset, ttl-after-finished): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
  * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
@@ -20,7 +20,11 @@ import { cronJobs } from '../api/kinds/batch/cronjob.js';
 import { jobs } from '../api/kinds/batch/job.js';
 import { nodes } from '../api/kinds/core/node.js';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
-import { namespaces, pods, serviceAccounts, tenants } from '../src/client/builtin-kinds.js';
+import { configMaps, namespaces, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
+import { persistentVolumeClaims } from '../api/kinds/core/persistent-volume-claim.js';
+import { replicationControllers } from '../api/kinds/core/replication-controller.js';
+import { resourceQuotas } from '../api/kinds/core/resource-quota.js';
+import { resourceQuotaController } from './resource-quota/resource-quota-controller.js';
 import type { KubeClient } from '../src/client/kube-client.js';
 import { cronJobController } from './cronjob/cronjob-controller.js';
 import { daemonSetController } from './daemonset/daemonset-controller.js';
@@ -28,6 +32,7 @@ import { jobController } from './job/job-controller.js';
 import { namespaceController } from './namespace/namespace-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
 import type { Clock } from './runtime/clock.js';
+import { ROOT_CA_FIELD_SELECTOR, rootCaPublisher } from './root-ca-publisher/root-ca-publisher.js';
 import { clientSources } from './runtime/client-source.js';
 import type { Controller } from './runtime/controller.js';
 import type { EventRecorder } from './runtime/event-recorder.js';
@@ -35,12 +40,15 @@ import { InformerFactory } from './runtime/informer-factory.js';
 import { serviceAccountController } from './service-account/service-account-controller.js';
 import { statefulSetController } from './statefulset/statefulset-controller.js';
 import { ttlAfterFinishedController } from './ttl-after-finished/ttl-after-finished-controller.js';
+import { tenantController } from './tenant/tenant-controller.js';
 
 export interface ControllerManagerOptions {
   /** Acts as CONTROLLER_MANAGER_USER: reads for the shared informers. */
   informerClient: KubeClient;
   /** A client acting as one of CONTROLLER_USERS. */
   clientFor(user: string): KubeClient;
+  /** PEM of the CA that signs the server's certificate, published as `kube-root-ca.crt` in every namespace (none: not published, as kube-controller-manager without a root CA). */
+  rootCaBundle: string | undefined;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /**
    * Where each controller's events go, given the controller's user (its reporting identity).
@@ -77,7 +85,15 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const revisionInformer = informers.informerFor(controllerRevisions);
   const events = (user: string): EventRecorder => options.eventsFor?.(user) ?? NO_EVENTS;
   const clock = options.clock;
+  const quotaInformer = informers.informerFor(resourceQuotas);
+  // What quotas count and release at once when deleted; other kinds are recounted on the resync.
+  const counted = [pods, services, persistentVolumeClaims, configMaps, secrets, replicationControllers, resourceQuotas].map((def) => ({
+    group: def.group,
+    resource: def.resource,
+    informer: def === resourceQuotas ? quotaInformer : informers.informerFor(def),
+  }));
   const controllers: Controller[] = [
+    tenantController({ client: options.clientFor(CONTROLLER_USERS.tenant), tenants: tenantInformer, log }),
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, log }),
     serviceAccountController({
       client: options.clientFor(CONTROLLER_USERS.serviceAccount),
@@ -87,6 +103,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       log,
     }),
     clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
+    resourceQuotaController({ client: options.clientFor(CONTROLLER_USERS.resourceQuota), quotas: quotaInformer, counted, log }),
     jobController({
       client: options.clientFor(CONTROLLER_USERS.job),
       jobs: jobInformer,
@@ -118,30 +135,26 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       clock,
     }),
   ];
+  const synced = [tenantInformer, namespaceInformer, serviceAccountInformer, clusterRoleInformer];
+  if (options.rootCaBundle !== undefined) {
+    const rootCaConfigMaps = informers.informerFor(configMaps, undefined, { fieldSelector: ROOT_CA_FIELD_SELECTOR });
+    synced.push(rootCaConfigMaps);
+    controllers.push(
+      rootCaPublisher({ client: options.clientFor(CONTROLLER_USERS.rootCaPublisher), caBundle: options.rootCaBundle, tenants: tenantInformer, namespaces: namespaceInformer, rootCaConfigMaps, log }),
+    );
+  }
   informers.start();
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
-  const all = [
-    tenantInformer,
-    namespaceInformer,
-    serviceAccountInformer,
-    clusterRoleInformer,
-    podInformer,
-    nodeInformer,
-    jobInformer,
-    cronJobInformer,
-    statefulSetInformer,
-    daemonSetInformer,
-    revisionInformer,
-  ];
-  const synced = Promise.all(all.map((i) => i.waitForSync())).then(() => {
+  synced.push(podInformer, nodeInformer, jobInformer, cronJobInformer, statefulSetInformer, daemonSetInformer, revisionInformer);
+  const allSynced = Promise.all([...synced, ...counted.map((c) => c.informer)].map((i) => i.waitForSync())).then(() => {
     if (stopped) return;
     for (const controller of controllers) controller.start();
     log.info({ controllers: Object.values(CONTROLLER_USERS) }, 'controller manager started');
   });
   return {
-    synced,
+    synced: allSynced,
     async stop() {
       stopped = true;
       informers.stop();

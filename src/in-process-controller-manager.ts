@@ -5,7 +5,7 @@
  *
  * @example
  *   const identities = new InProcessIdentities(); // in the app's authentication chain
- *   const manager = startInProcessControllerManager(app, identities, log);
+ *   const manager = startInProcessControllerManager(app, identities, caPem, log);
  */
 import type { FastifyInstance } from 'fastify';
 import { SYSTEM_TENANT } from '../api/spaces.js';
@@ -21,9 +21,10 @@ export type ControllerManagerTuning = Partial<Pick<ControllerManagerOptions, 'ev
 export function startInProcessControllerManager(
   app: FastifyInstance,
   identities: InProcessIdentities,
+  rootCaBundle: string | undefined,
   log: ControllerManagerOptions['log'],
   tuning: ControllerManagerTuning = {},
 ): ControllerManager {
   const clientAs = (name: string) => new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
-  return startControllerManager({ ...tuning, informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log });
+  return startControllerManager({ ...tuning, informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, rootCaBundle, log });
 }
