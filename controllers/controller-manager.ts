@@ -1,8 +1,8 @@
 /**
  * The controller manager of the controllers that run on the client (tenant, namespace, service
  * account, ClusterRole aggregation, root CA publisher, resource quota, endpoints, endpoint slices,
- * pod garbage collection, replica set, replication controller, deployment, disruption, the
- * scheduler): shared informers over every space, read with the manager's own identity, and each
+ * pod garbage collection, replica set, replication controller, deployment, disruption, job,
+ * cronjob, statefulset, daemon set, ttl-after-finished, the scheduler): shared informers over every space, read with the manager's own identity, and each
  * controller writing under its own (`system:controller:<name>`, with the least-privilege role
  * bootstrap-policy.ts gives it) and recording its events as itself. The same code runs inside
  * `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader election is the
@@ -15,7 +15,11 @@
  */
 import { hostname } from 'node:os';
 import { CONTROLLER_USERS } from '../authz/rbac/bootstrap-policy.js';
+import { controllerRevisions } from '../api/kinds/apps/controllerrevision.js';
+import { daemonSets } from '../api/kinds/apps/daemonset.js';
 import { replicaSets } from '../api/kinds/apps/replicaset.js';
+import { cronJobs } from '../api/kinds/batch/cronjob.js';
+import { jobs } from '../api/kinds/batch/job.js';
 import { statefulSets } from '../api/kinds/apps/statefulset.js';
 import { persistentVolumeClaims } from '../api/kinds/core/persistent-volume-claim.js';
 import { replicationControllers } from '../api/kinds/core/replication-controller.js';
@@ -24,10 +28,13 @@ import { podDisruptionBudgets } from '../api/kinds/policy/poddisruptionbudget.js
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
 import { configMaps, deployments, endpoints, endpointSlices, namespaces, nodes, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
 import type { KubeClient } from '../src/client/kube-client.js';
+import { cronJobController } from './cronjob/cronjob-controller.js';
+import { daemonSetController } from './daemonset/daemonset-controller.js';
 import { deploymentController } from './deployment/deployment-controller.js';
 import { disruptionController } from './disruption/disruption-controller.js';
 import { endpointsController } from './endpoints/endpoints-controller.js';
 import { endpointSliceController } from './endpointslice/endpointslice-controller.js';
+import { jobController } from './job/job-controller.js';
 import { namespaceController } from './namespace/namespace-controller.js';
 import { DEFAULT_TERMINATED_POD_GC_THRESHOLD, ORPHAN_QUARANTINE_MS, podGcController } from './pod-gc/pod-gc-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
@@ -36,13 +43,16 @@ import { REPLICA_SET_KIND, REPLICATION_CONTROLLER_KIND } from './replicaset/repl
 import { resourceQuotaController } from './resource-quota/resource-quota-controller.js';
 import { ROOT_CA_FIELD_SELECTOR, rootCaPublisher } from './root-ca-publisher/root-ca-publisher.js';
 import { ClientEventRecorder } from './runtime/client-event-recorder.js';
+import type { Clock } from './runtime/clock.js';
 import { clientSources } from './runtime/client-source.js';
 import type { Controller } from './runtime/controller.js';
 import type { EventRecorder } from './runtime/event-recorder.js';
 import { InformerFactory } from './runtime/informer-factory.js';
 import { DEFAULT_SCHEDULER_NAME, Scheduler } from './scheduler/scheduler.js';
 import { serviceAccountController } from './service-account/service-account-controller.js';
+import { statefulSetController } from './statefulset/statefulset-controller.js';
 import { tenantController } from './tenant/tenant-controller.js';
+import { ttlAfterFinishedController } from './ttl-after-finished/ttl-after-finished-controller.js';
 
 export interface ControllerManagerOptions {
   /** Acts as CONTROLLER_MANAGER_USER: reads for the shared informers. */
@@ -54,7 +64,11 @@ export interface ControllerManagerOptions {
   /** Terminated pods a space keeps before the pod garbage collector deletes the oldest (default 12,500). */
   terminatedPodGcThreshold?: number | undefined;
   /** The recorder a controller's events go through (tests); default: events.k8s.io Events written as the controller. */
-  eventRecorderFor?(client: KubeClient, user: string): EventRecorder;
+  eventRecorderFor?(user: string, client: KubeClient): EventRecorder;
+  /** The time the time-driven controllers (cronjob, TTL, job deadlines) read (tests); default: the system clock. */
+  clock?: Clock;
+  /** The first delay before a failed Job pod is replaced (doubling up to kube's 6 minutes; default 10 s, tests shorten it). */
+  jobBackoffBaseMs?: number;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -76,7 +90,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   /** A controller's client and event recorder, both acting as its user. */
   const actingAs = (user: string): { client: KubeClient; events: EventRecorder } => {
     const client = options.clientFor(user);
-    if (options.eventRecorderFor) return { client, events: options.eventRecorderFor(client, user) };
+    if (options.eventRecorderFor) return { client, events: options.eventRecorderFor(user, client) };
     // kube's events recorder names its instance after the controller and the host.
     const controller = reportingController(user);
     const recorder = new ClientEventRecorder({ client, reportingController: controller, reportingInstance: `${controller}-${hostname()}`, log });
@@ -93,6 +107,9 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const replicationControllerInformer = informers.informerFor(replicationControllers);
   const deploymentInformer = informers.informerFor(deployments);
   const statefulSetInformer = informers.informerFor(statefulSets);
+  const jobInformer = informers.informerFor(jobs);
+  const revisionInformer = informers.informerFor(controllerRevisions);
+  const { clock } = options;
   const quotaInformer = informers.informerFor(resourceQuotas);
   // What quotas count and release at once when deleted; other kinds are recounted on the resync.
   const counted = [pods, services, persistentVolumeClaims, configMaps, secrets, replicationControllers, resourceQuotas].map((def) => ({
@@ -134,6 +151,19 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       pods: podInformer,
       scalers: { replicaSets: replicaSetInformer, deployments: deploymentInformer, replicationControllers: replicationControllerInformer, statefulSets: statefulSetInformer },
       log,
+    }),
+    jobController({ ...actingAs(CONTROLLER_USERS.job), jobs: jobInformer, pods: podInformer, log, clock, backoffBaseMs: options.jobBackoffBaseMs }),
+    cronJobController({ ...actingAs(CONTROLLER_USERS.cronJob), cronJobs: informers.informerFor(cronJobs), jobs: jobInformer, log, clock }),
+    ttlAfterFinishedController({ client: options.clientFor(CONTROLLER_USERS.ttlAfterFinished), jobs: jobInformer, log, clock }),
+    statefulSetController({ ...actingAs(CONTROLLER_USERS.statefulSet), statefulSets: statefulSetInformer, pods: podInformer, controllerRevisions: revisionInformer, log, clock }),
+    daemonSetController({
+      ...actingAs(CONTROLLER_USERS.daemonSet),
+      daemonSets: informers.informerFor(daemonSets),
+      pods: podInformer,
+      nodes: nodeInformer,
+      controllerRevisions: revisionInformer,
+      log,
+      clock,
     }),
   ];
   if (options.rootCaBundle !== undefined) {

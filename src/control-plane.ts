@@ -17,6 +17,7 @@ import { limitRanger } from '../api/admission/limit-ranger.js';
 import { DEFAULT_POD_SECURITY_EXEMPTIONS, podSecurityAdmission, type PodSecurityExemptions } from '../api/admission/pod-security/pod-security.js';
 import type { LimitRange } from '../api/kinds/core/types.js';
 import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
+import { systemDaemonSets } from '../api/admission/system-daemonsets.js';
 import { isSharedCrd } from '../api/kinds/apiextensions/types.js';
 import { SYSTEM_TENANT, tenantLifecycle } from '../api/admission/tenant-lifecycle.js';
 import { builtinKinds } from '../api/kinds/index.js';
@@ -132,6 +133,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const generic = new GenericStore(store, [
     rbacEscalationAdmission(authorizer),
     sharedCrdNames(isSharedCrdName),
+    systemDaemonSets(),
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
     limitRanger((tenant, namespace) => namespaced.limitRanges!.lister<LimitRange>().list({ tenant, namespace })),

@@ -61,7 +61,9 @@ describe('bootstrap policy objects', () => {
       'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller', 'system:kube-scheduler',
       'system:controller:endpoint-controller', 'system:controller:endpointslice-controller', 'system:controller:pod-garbage-collector',
       'system:controller:replicaset-controller', 'system:controller:replication-controller', 'system:controller:deployment-controller',
-      'system:controller:disruption-controller', 'system:node-simulator',
+      'system:controller:disruption-controller',
+      'system:controller:job-controller', 'system:controller:cronjob-controller', 'system:controller:statefulset-controller',
+      'system:controller:daemon-set-controller', 'system:controller:ttl-after-finished-controller', 'system:node-simulator',
     ]);
   });
 
@@ -235,6 +237,11 @@ describe('bootstrap bindings', () => {
       'system:controller:replication-controller': ['User/rbac.authorization.k8s.io/system:controller:replication-controller'],
       'system:controller:deployment-controller': ['User/rbac.authorization.k8s.io/system:controller:deployment-controller'],
       'system:controller:disruption-controller': ['User/rbac.authorization.k8s.io/system:controller:disruption-controller'],
+      'system:controller:job-controller': ['User/rbac.authorization.k8s.io/system:controller:job-controller'],
+      'system:controller:cronjob-controller': ['User/rbac.authorization.k8s.io/system:controller:cronjob-controller'],
+      'system:controller:statefulset-controller': ['User/rbac.authorization.k8s.io/system:controller:statefulset-controller'],
+      'system:controller:daemon-set-controller': ['User/rbac.authorization.k8s.io/system:controller:daemon-set-controller'],
+      'system:controller:ttl-after-finished-controller': ['User/rbac.authorization.k8s.io/system:controller:ttl-after-finished-controller'],
       'system:node-simulator': ['User/rbac.authorization.k8s.io/system:node-simulator'],
     });
   });

@@ -115,6 +115,11 @@ export const CONTROLLER_USERS = {
   replicationController: 'system:controller:replication-controller',
   deployment: 'system:controller:deployment-controller',
   disruption: 'system:controller:disruption-controller',
+  job: 'system:controller:job-controller',
+  cronJob: 'system:controller:cronjob-controller',
+  statefulSet: 'system:controller:statefulset-controller',
+  daemonSet: 'system:controller:daemon-set-controller',
+  ttlAfterFinished: 'system:controller:ttl-after-finished-controller',
 } as const;
 
 /** What every controller that records events may do with them, in both event APIs (upstream's eventsRule). */
@@ -195,6 +200,43 @@ function controllerRoles(): ClusterRole[] {
       eventsRule(),
     ]),
     clusterRole(CONTROLLER_USERS.disruption, [rule(['update'], [POLICY], ['poddisruptionbudgets/status']), eventsRule()]),
+    // The workload controllers, as upstream's controller_policy.go (events through events.k8s.io).
+    clusterRole(CONTROLLER_USERS.job, [
+      rule(['get', 'list', 'watch', 'update', 'patch'], [BATCH], ['jobs']),
+      rule(['update', 'patch'], [BATCH], ['jobs/status']),
+      rule(['update'], [BATCH], ['jobs/finalizers']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.cronJob, [
+      rule(['get', 'list', 'watch', 'update'], [BATCH], ['cronjobs']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], [BATCH], ['jobs']),
+      rule(['update'], [BATCH], ['cronjobs/status']),
+      rule(['update'], [BATCH], ['cronjobs/finalizers']),
+      rule(['list', 'delete'], [CORE], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.statefulSet, [
+      rule(['list', 'watch'], [CORE], ['pods']),
+      rule(['get', 'list', 'watch'], [APPS], ['statefulsets']),
+      rule(['update'], [APPS], ['statefulsets/status']),
+      rule(['update'], [APPS], ['statefulsets/finalizers']),
+      rule(['get', 'create', 'delete', 'update', 'patch'], [CORE], ['pods']),
+      rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [APPS], ['controllerrevisions']),
+      rule(['get', 'create', 'update', 'patch'], [CORE], ['persistentvolumeclaims']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.daemonSet, [
+      rule(['get', 'list', 'watch'], [APPS, EXTENSIONS], ['daemonsets']),
+      rule(['update'], [APPS, EXTENSIONS], ['daemonsets/status']),
+      rule(['update'], [APPS, EXTENSIONS], ['daemonsets/finalizers']),
+      rule(['list', 'watch'], [CORE], ['nodes']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
+      rule(['create'], [CORE], ['pods/binding']),
+      rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [APPS], ['controllerrevisions']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.ttlAfterFinished, [rule(['get', 'list', 'watch', 'delete'], [BATCH], ['jobs']), eventsRule()]),
   ];
 }
 

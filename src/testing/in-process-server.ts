@@ -42,8 +42,8 @@ export interface InProcessServerOptions {
   advertise?: AdvertisedEndpoint;
   /** The CA the root CA publisher puts into every namespace (default: none, the publisher does not run). */
   rootCaBundle?: string;
-  /** Where the controllers' events go (default: dropped). */
-  eventRecorderFor?: ControllerManagerOptions['eventRecorderFor'];
+  /** Options of the controller manager (a clock, a short job backoff, an event recorder). */
+  controllers?: Partial<Pick<ControllerManagerOptions, 'eventRecorderFor' | 'clock' | 'jobBackoffBaseMs'>>;
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {
@@ -57,7 +57,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   plane.advertise(options.advertise ?? { port: 443 });
   const identities = new InProcessIdentities();
   const app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
-  const controllers = startInProcessControllerManager(app, identities, { rootCaBundle: options.rootCaBundle, log, ...(options.eventRecorderFor ? { eventRecorderFor: options.eventRecorderFor } : {}) });
+  const controllers = startInProcessControllerManager(app, identities, { ...options.controllers, rootCaBundle: options.rootCaBundle, log });
   return {
     plane,
     app,
