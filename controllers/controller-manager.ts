@@ -1,10 +1,11 @@
 /**
  * The controller manager of the controllers that run on the client (namespace, service account,
- * ClusterRole aggregation): shared informers over every
+ * ClusterRole aggregation, garbage collector): shared informers over every
  * space, read with the manager's own identity, and each controller writing under its own
  * (`system:controller:<name>`, with the least-privilege role bootstrap-policy.ts gives it). The same
  * code runs inside `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader
- * election is the caller's (leader-election.ts).
+ * election is the caller's (leader-election.ts). The garbage collector keeps informers of its own,
+ * read as its own user: it watches every kind discovery lists, which the manager's user may not read.
  *
  * @example
  *   const manager = startControllerManager({ informerClient, clientFor: (identity) => clientAs(identity), log });
@@ -18,6 +19,7 @@ import type { KubeClient } from '../src/client/kube-client.js';
 import { namespaceController } from './namespace/namespace-controller.js';
 import { clusterRoleAggregationController } from './rbac/cluster-role-aggregation.js';
 import { clientSources } from './runtime/client-source.js';
+import { GarbageCollector } from './garbage-collector/garbage-collector.js';
 import type { Controller } from './runtime/controller.js';
 import { InformerFactory } from './runtime/informer-factory.js';
 import { serviceAccountController } from './service-account/service-account-controller.js';
@@ -54,7 +56,9 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
     }),
     clusterRoleAggregationController({ client: options.clientFor(CONTROLLER_USERS.clusterRoleAggregation), clusterRoles: clusterRoleInformer, log }),
   ];
+  const garbageCollector = new GarbageCollector({ client: options.clientFor(CONTROLLER_USERS.garbageCollector), log });
   informers.start();
+  garbageCollector.start();
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
@@ -68,7 +72,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
     async stop() {
       stopped = true;
       informers.stop();
-      await Promise.all(controllers.map((c) => c.stop()));
+      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);
     },
   };
 }

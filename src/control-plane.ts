@@ -24,7 +24,6 @@ import { KubernetesServiceController } from '../controllers/kubernetes-service/k
 import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kubernetes-service-objects.js';
 import { RootCaPublisher } from '../controllers/root-ca-publisher/root-ca-publisher.js';
 import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
-import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
 import type { Informer } from '../controllers/runtime/informer.js';
@@ -188,11 +187,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     rootCaPublisher.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
   ];
-  // One collector over every space, on the same shared informers.
-  const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });
   informers.start();
   for (const c of controllers) c.start();
-  garbageCollector.start();
   await Promise.all([tenants, serviceAccounts, pods, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
@@ -209,7 +205,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     },
     async stop() {
       informers.stop();
-      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);
+      await Promise.all(controllers.map((c) => c.stop()));
       await watchCaches.stop();
     },
   };

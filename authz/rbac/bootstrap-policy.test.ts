@@ -58,7 +58,7 @@ describe('bootstrap policy objects', () => {
       'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
       'system:kube-controller-manager', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
-      'system:controller:clusterrole-aggregation-controller',
+      'system:controller:clusterrole-aggregation-controller', 'system:controller:generic-garbage-collector',
     ]);
   });
 
@@ -221,6 +221,7 @@ describe('bootstrap bindings', () => {
       'system:controller:namespace-controller': ['User/rbac.authorization.k8s.io/system:controller:namespace-controller'],
       'system:controller:service-account-controller': ['User/rbac.authorization.k8s.io/system:controller:service-account-controller'],
       'system:controller:clusterrole-aggregation-controller': ['User/rbac.authorization.k8s.io/system:controller:clusterrole-aggregation-controller'],
+      'system:controller:generic-garbage-collector': ['User/rbac.authorization.k8s.io/system:controller:generic-garbage-collector'],
     });
   });
 });

@@ -100,6 +100,7 @@ export const CONTROLLER_USERS = {
   namespace: 'system:controller:namespace-controller',
   serviceAccount: 'system:controller:service-account-controller',
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
+  garbageCollector: 'system:controller:generic-garbage-collector',
 } as const;
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
@@ -119,6 +120,8 @@ function controllerRoles(): ClusterRole[] {
     clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
+    // Watches every collected kind (discovered, custom resources included) and edits or deletes any of them.
+    clusterRole(CONTROLLER_USERS.garbageCollector, [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*'])]),
   ];
 }
 

@@ -36,6 +36,8 @@ export interface InProcessServerOptions {
   beforeApp?(plane: ControlPlane): void;
   /** The control plane's and the controllers' log (default: silent). */
   log?: ControlPlaneOptions['log'];
+  /** Runs the controller manager in process (default), as `serve` does; false as `serve --controllers=false`. */
+  controllers?: boolean;
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {
@@ -47,14 +49,14 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   options.beforeApp?.(plane);
   const identities = new InProcessIdentities();
   const app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
-  const controllers = startInProcessControllerManager(app, identities, log);
+  const controllers = options.controllers === false ? undefined : startInProcessControllerManager(app, identities, log);
   return {
     plane,
     app,
     tokenFor: (identity) => identities.issue(identity),
     clientAs: (identity) => new KubeClient(new InProcessTransport(app, identities.issue(identity))),
     async close() {
-      await controllers.stop();
+      await controllers?.stop();
       await app.close();
       await plane.stop();
       await store.close();
