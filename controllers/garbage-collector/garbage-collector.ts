@@ -66,6 +66,8 @@ export class GarbageCollector {
   private readonly monitors = new Map<string, Monitor>();
   /** The same monitors, by the resource their nodes carry. */
   private readonly monitorOf = new Map<CollectedResource, Monitor>();
+  /** Monitors whose first listing has not come yet. */
+  private readonly listing = new Set<Monitor>();
   private everySpace = new ServedKinds([]);
   /** The kinds each space with CRDs of its own serves beyond every space's. */
   private readonly spaceKinds = new Map<string, ServedKinds>();
@@ -111,6 +113,7 @@ export class GarbageCollector {
     const monitors = [...this.monitors.values()];
     this.monitors.clear();
     this.monitorOf.clear();
+    this.listing.clear();
     await Promise.all([this.discovery.stop(), ...monitors.map((m) => m.stop())]);
   }
 
@@ -182,6 +185,8 @@ export class GarbageCollector {
       const monitor = new Monitor(resource, space, clientSources(this.client)(resource, target), this.handlers, this.log);
       this.monitors.set(id, monitor);
       this.monitorOf.set(resource, monitor);
+      this.listing.add(monitor);
+      void monitor.informer.waitForSync().then(() => this.listing.delete(monitor));
       monitor.start();
       if (this.state === 'running') monitor.run();
     }
@@ -191,6 +196,7 @@ export class GarbageCollector {
   private async retire(id: string, monitor: Monitor): Promise<void> {
     this.monitors.delete(id);
     this.monitorOf.delete(monitor.resource);
+    this.listing.delete(monitor);
     await monitor.stop();
     for (const gone of this.graph.forgetResource(monitor.resource)) this.released(gone);
   }
@@ -211,7 +217,7 @@ export class GarbageCollector {
   /** Whether every monitor has listed (or has had long enough to). */
   private graphComplete(): boolean {
     const now = Date.now();
-    for (const monitor of this.monitors.values()) if (!monitor.hasSynced() && now - monitor.startedAt < MONITOR_SYNC_TIMEOUT_MS) return false;
+    for (const monitor of this.listing) if (now - monitor.startedAt < MONITOR_SYNC_TIMEOUT_MS) return false;
     return true;
   }
 

@@ -26,7 +26,6 @@ export class Monitor {
   readonly informer: Informer;
   private readonly controller: Controller;
   private state: MonitorState = 'new';
-  private synced = false;
   /** When the watch started (ms since the epoch); 0 before. */
   startedAt = 0;
 
@@ -50,7 +49,6 @@ export class Monitor {
     this.state = 'watching';
     this.startedAt = Date.now();
     this.informer.start();
-    void this.informer.waitForSync().then(() => (this.synced = true));
   }
 
   /** Starts the workers once the informer has listed (at once when it has). */
@@ -60,10 +58,6 @@ export class Monitor {
       this.state = 'running';
       this.controller.start();
     });
-  }
-
-  hasSynced(): boolean {
-    return this.synced;
   }
 
   enqueue(key: ObjectKey): void {
