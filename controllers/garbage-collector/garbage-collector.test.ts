@@ -13,7 +13,7 @@ import type { CollectedResource } from './collected-kinds.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { configMap, configMapResource, openFixture, ownerRef, read, secretResource, type Fixture } from './testing.js';
 
-const log = { error: vi.fn() };
+const log = { info: vi.fn(), error: vi.fn() };
 
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
 const widgets: CollectedResource = { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true };

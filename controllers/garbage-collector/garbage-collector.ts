@@ -38,7 +38,7 @@ import type { CollectorDeps, Step } from './steps.js';
 export interface GarbageCollectorDeps {
   /** Acts as the garbage collector: its watches, reads and writes. */
   client: KubeClient;
-  log: { error(obj: object, msg: string): void };
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
 type CollectorState = 'new' | 'syncing' | 'running' | 'stopped';
@@ -48,8 +48,13 @@ const steps: readonly Step[] = [reconcileForeground, reconcileOrphan, reconcileB
 
 const EVERY_SPACE = 'all';
 const CRDS = 'customresourcedefinitions.apiextensions.k8s.io';
-/** How long reconciles wait for a new monitor's first listing before going on without it. */
+/** How long reconciles (and the next monitors' turns) wait for a monitor's first listing before going on without it. */
 const MONITOR_SYNC_TIMEOUT_MS = 30_000;
+/**
+ * Monitors listing at once. A start lists every collected resource: all at once, that burst (dozens
+ * of TLS connections and first lists) can hold a busy manager past its lease's renew deadline.
+ */
+const STARTS_AT_ONCE = 4;
 /** How soon a reconcile that waited for the graph is tried again. */
 const GRAPH_WAIT_MS = 200;
 /** Pause before the first discovery is tried again (the server may still be starting). */
@@ -66,8 +71,10 @@ export class GarbageCollector {
   private readonly monitors = new Map<string, Monitor>();
   /** The same monitors, by the resource their nodes carry. */
   private readonly monitorOf = new Map<CollectedResource, Monitor>();
-  /** Monitors whose first listing has not come yet. */
+  /** Monitors whose first listing has not come yet (at most STARTS_AT_ONCE). */
   private readonly listing = new Set<Monitor>();
+  /** Monitors waiting for a turn to list. */
+  private readonly waiting: Monitor[] = [];
   private everySpace = new ServedKinds([]);
   /** The kinds each space with CRDs of its own serves beyond every space's. */
   private readonly spaceKinds = new Map<string, ServedKinds>();
@@ -114,6 +121,7 @@ export class GarbageCollector {
     this.monitors.clear();
     this.monitorOf.clear();
     this.listing.clear();
+    this.waiting.length = 0;
     await Promise.all([this.discovery.stop(), ...monitors.map((m) => m.stop())]);
   }
 
@@ -129,6 +137,7 @@ export class GarbageCollector {
     if (this.state !== 'syncing') return;
     this.state = 'running';
     for (const monitor of this.monitors.values()) monitor.run();
+    this.log.info({ watches: this.monitors.size, objects: this.graph.size }, 'garbage collector started');
     // CRD events queued while the first discovery ran are handled from here on.
     this.discovery.start();
   }
@@ -185,10 +194,24 @@ export class GarbageCollector {
       const monitor = new Monitor(resource, space, clientSources(this.client)(resource, target), this.handlers, this.log);
       this.monitors.set(id, monitor);
       this.monitorOf.set(resource, monitor);
-      this.listing.add(monitor);
-      void monitor.informer.waitForSync().then(() => this.listing.delete(monitor));
-      monitor.start();
+      this.waiting.push(monitor);
       if (this.state === 'running') monitor.run();
+    }
+    this.startWaiting();
+  }
+
+  /** Gives waiting monitors their turn to list, a few at a time. */
+  private startWaiting(): void {
+    while (this.listing.size < STARTS_AT_ONCE && this.waiting.length > 0 && this.state !== 'stopped') {
+      const monitor = this.waiting.shift()!;
+      this.listing.add(monitor);
+      monitor.start();
+      const release = (): void => {
+        clearTimeout(timer);
+        if (this.listing.delete(monitor)) this.startWaiting();
+      };
+      const timer = setTimeout(release, MONITOR_SYNC_TIMEOUT_MS).unref();
+      void monitor.informer.waitForSync().then(release);
     }
   }
 
@@ -196,7 +219,9 @@ export class GarbageCollector {
   private async retire(id: string, monitor: Monitor): Promise<void> {
     this.monitors.delete(id);
     this.monitorOf.delete(monitor.resource);
-    this.listing.delete(monitor);
+    const turn = this.waiting.indexOf(monitor);
+    if (turn >= 0) this.waiting.splice(turn, 1);
+    if (this.listing.delete(monitor)) this.startWaiting();
     await monitor.stop();
     for (const gone of this.graph.forgetResource(monitor.resource)) this.released(gone);
   }
@@ -216,9 +241,7 @@ export class GarbageCollector {
 
   /** Whether every monitor has listed (or has had long enough to). */
   private graphComplete(): boolean {
-    const now = Date.now();
-    for (const monitor of this.listing) if (now - monitor.startedAt < MONITOR_SYNC_TIMEOUT_MS) return false;
-    return true;
+    return this.listing.size === 0 && this.waiting.length === 0;
   }
 
   private async reconcile(resource: CollectedResource, key: ObjectKey): Promise<ReconcileResult> {

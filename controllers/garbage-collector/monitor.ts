@@ -26,8 +26,6 @@ export class Monitor {
   readonly informer: Informer;
   private readonly controller: Controller;
   private state: MonitorState = 'new';
-  /** When the watch started (ms since the epoch); 0 before. */
-  startedAt = 0;
 
   /** @param space `all`, or the one space whose own resource this is. */
   constructor(
@@ -47,7 +45,6 @@ export class Monitor {
   start(): void {
     if (this.state !== 'new') throw new Error(`monitor: start in state ${this.state}`);
     this.state = 'watching';
-    this.startedAt = Date.now();
     this.informer.start();
   }
 
