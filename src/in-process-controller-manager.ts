@@ -5,7 +5,7 @@
  *
  * @example
  *   const identities = new InProcessIdentities(); // in the app's authentication chain
- *   const manager = startInProcessControllerManager(app, identities, log);
+ *   const manager = startInProcessControllerManager(app, identities, { rootCaBundle: caPem, log });
  */
 import type { FastifyInstance } from 'fastify';
 import { SYSTEM_TENANT } from '../api/spaces.js';
@@ -15,7 +15,11 @@ import { startControllerManager, type ControllerManager, type ControllerManagerO
 import { KubeClient } from './client/kube-client.js';
 import { InProcessTransport } from './server/in-process-transport.js';
 
-export function startInProcessControllerManager(app: FastifyInstance, identities: InProcessIdentities, log: ControllerManagerOptions['log']): ControllerManager {
+export function startInProcessControllerManager(
+  app: FastifyInstance,
+  identities: InProcessIdentities,
+  options: Pick<ControllerManagerOptions, 'rootCaBundle' | 'enableGarbageCollector' | 'log'>,
+): ControllerManager {
   const clientAs = (name: string) => new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
-  return startControllerManager({ informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log });
+  return startControllerManager({ ...options, informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs });
 }

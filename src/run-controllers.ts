@@ -46,7 +46,13 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     identity,
     timing: options.timing,
     onStartedLeading(leading) {
-      manager = startControllerManager({ informerClient: managerClient, clientFor: (user) => new KubeClient(new ImpersonatingTransport(transport, user)), log });
+      manager = startControllerManager({
+        informerClient: managerClient,
+        clientFor: (user) => new KubeClient(new ImpersonatingTransport(transport, user)),
+        // The server's CA as the kubeconfig trusts it (kube-controller-manager's --root-ca-file).
+        rootCaBundle: config.transport.ca,
+        log,
+      });
       leading.addEventListener('abort', () => void manager?.stop(), { once: true });
     },
     onStoppedLeading() {

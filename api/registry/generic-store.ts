@@ -101,14 +101,24 @@ export interface AdmissionAttributes {
   old: KubeObject | undefined;
   /** Who asks; undefined for the server's own writes (controllers). */
   user: UserInfo | undefined;
+  /** A dry run: plugins check, but charge or reserve nothing that outlives the request (quota). */
+  dryRun?: boolean;
+  /** The part an update writes (`status`, …); undefined for the whole object. */
+  subresource?: UpdateSubresource;
+  /** The response's `Warning` headers; plugins that only warn (PodSecurity's warn mode) append here. */
+  warnings?: string[];
 }
 
 /**
- * An admission plugin. `admit` runs before a write: it may mutate the object, refuse the write
- * with an ApiError, or reserve something (a cluster IP) and return how to undo that should the
- * write not happen. `deleted` runs after an object is gone, to release what it held.
+ * An admission plugin, in two phases as kube-apiserver's chain. `mutate` (mutating admission: a
+ * LimitRange's defaults) runs on create and update before the kind's strategy prepares and
+ * validates the object. `admit` (validating admission) runs after validation, just before the
+ * write: it may refuse it with an ApiError, or reserve something (a cluster IP, quota usage) and
+ * return how to undo that should the write not happen. `deleted` runs after an object is gone, to
+ * release what it held.
  */
 export interface AdmissionPlugin {
+  mutate?(attrs: AdmissionAttributes): Promise<void> | void;
   admit(attrs: AdmissionAttributes): Promise<Undo | void> | Undo | void;
   deleted?(def: ResourceDefinition, obj: KubeObject): Promise<void>;
 }
@@ -300,10 +310,12 @@ export class GenericStore {
     if (def.status && !def.createWithStatus) delete obj.status;
 
     def.defaults?.(obj);
+    const attrs: AdmissionAttributes = { operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings };
+    await this.mutateAdmission(attrs);
     await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });
     this.validate(def, obj, undefined);
     if (!opts.applied) this.recordManagedFields(def, obj, undefined, opts);
-    const undos = await this.admit({ operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined, user: opts.user });
+    const undos = await this.admit(attrs);
     try {
       if (opts.dryRun) {
         // Dry run: the would-be object, nothing stored, no revision consumed, nothing kept reserved.
@@ -326,6 +338,11 @@ export class GenericStore {
       await runUndos(undos);
       throw err;
     }
+  }
+
+  /** Runs the mutating phase of the admission plugins, in order. */
+  private async mutateAdmission(attrs: AdmissionAttributes): Promise<void> {
+    for (const plugin of this.admission) await plugin.mutate?.(attrs);
   }
 
   /** Runs the admission plugins in order; if one refuses, what earlier ones reserved is undone. */
@@ -441,8 +458,13 @@ export class GenericStore {
       const pinned = opts.expectedRv ?? (desired.metadata?.resourceVersion !== current.metadata.resourceVersion ? desired.metadata?.resourceVersion : undefined);
       if (pinned && pinned !== current.metadata.resourceVersion) throw conflict(def, loc.name);
 
+      const attrs = (object: KubeObject): AdmissionAttributes => ({
+        operation: 'update', def, tenant: loc.tenant, namespace: current.metadata.namespace, object, old: current,
+        user: opts.user, dryRun: opts.dryRun, subresource: opts.subresource, warnings: opts.warnings,
+      });
+      await this.mutateAdmission(attrs(desired));
       const next = this.prepareUpdate(def, loc, desired, current, opts);
-      const undos = await this.admit({ operation: 'update', def, tenant: loc.tenant, namespace: next.metadata.namespace, object: next, old: current, user: opts.user });
+      const undos = await this.admit(attrs(next));
 
       // An update that changes nothing writes nothing and keeps the resourceVersion.
       if (sameJSON({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } }, { ...current, metadata: { ...current.metadata, resourceVersion: undefined } })) {
@@ -563,7 +585,7 @@ export class GenericStore {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw conflict(def, loc.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
-      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user });
+      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings });
 
       // The propagation policy may hand the object to the garbage collector through a finalizer.
       const finalizers = deletionFinalizers(def, current, opts);

@@ -57,8 +57,9 @@ describe('bootstrap policy objects', () => {
       'cluster-admin', 'admin', 'edit', 'view',
       'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
-      'system:kube-controller-manager', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
-      'system:controller:clusterrole-aggregation-controller', 'system:controller:generic-garbage-collector',
+      'system:kube-controller-manager', 'system:controller:tenant-controller', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
+      'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller',
+      'system:controller:generic-garbage-collector',
     ]);
   });
 
@@ -218,9 +219,12 @@ describe('bootstrap bindings', () => {
       'system:basic-user': ['Group/rbac.authorization.k8s.io/system:authenticated'],
       'system:public-info-viewer': ['Group/rbac.authorization.k8s.io/system:authenticated', 'Group/rbac.authorization.k8s.io/system:unauthenticated'],
       'system:kube-controller-manager': ['User/rbac.authorization.k8s.io/system:kube-controller-manager'],
+      'system:controller:tenant-controller': ['User/rbac.authorization.k8s.io/system:controller:tenant-controller'],
       'system:controller:namespace-controller': ['User/rbac.authorization.k8s.io/system:controller:namespace-controller'],
       'system:controller:service-account-controller': ['User/rbac.authorization.k8s.io/system:controller:service-account-controller'],
       'system:controller:clusterrole-aggregation-controller': ['User/rbac.authorization.k8s.io/system:controller:clusterrole-aggregation-controller'],
+      'system:controller:root-ca-cert-publisher': ['User/rbac.authorization.k8s.io/system:controller:root-ca-cert-publisher'],
+      'system:controller:resourcequota-controller': ['User/rbac.authorization.k8s.io/system:controller:resourcequota-controller'],
       'system:controller:generic-garbage-collector': ['User/rbac.authorization.k8s.io/system:controller:generic-garbage-collector'],
     });
   });

@@ -97,9 +97,12 @@ function clusterRoleBinding(role: string, groups: string[], users: string[] = []
  */
 export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 export const CONTROLLER_USERS = {
+  tenant: 'system:controller:tenant-controller',
   namespace: 'system:controller:namespace-controller',
   serviceAccount: 'system:controller:service-account-controller',
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
+  rootCaPublisher: 'system:controller:root-ca-cert-publisher',
+  resourceQuota: 'system:controller:resourcequota-controller',
   garbageCollector: 'system:controller:generic-garbage-collector',
 } as const;
 
@@ -107,10 +110,21 @@ export const CONTROLLER_USERS = {
 function controllerRoles(): ClusterRole[] {
   return [
     clusterRole(CONTROLLER_MANAGER_USER, [
-      rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts']),
+      rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts', 'configmaps']),
+      rule(READ, [CORE], ['resourcequotas', 'pods', 'services', 'persistentvolumeclaims', 'secrets', 'replicationcontrollers']),
       rule(READ, [RBAC_GROUP], ['clusterroles']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
+    ]),
+    // `escalate` and `bind`: a new space's admin role grants everything within that space.
+    clusterRole(CONTROLLER_USERS.tenant, [
+      rule(['patch'], [CORE], ['tenants/status']),
+      rule(['get'], [CORE], ['tenants', 'services']),
+      rule(['update'], [CORE], ['tenants/finalize']),
+      rule(['create', 'list', 'delete'], [CORE], ['namespaces']),
+      rule(['create', 'escalate', 'bind'], [RBAC_GROUP], ['clusterroles']),
+      rule(['create'], [RBAC_GROUP], ['clusterrolebindings']),
+      rule(['list', 'deletecollection'], ['*'], ['*']),
     ]),
     clusterRole(CONTROLLER_USERS.namespace, [
       rule(['get', 'list', 'watch', 'delete'], [CORE], ['namespaces']),
@@ -120,6 +134,9 @@ function controllerRoles(): ClusterRole[] {
     clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
+    clusterRole(CONTROLLER_USERS.rootCaPublisher, [rule(['create', 'update', 'patch'], [CORE], ['configmaps'])]),
+    // Counts any resource a quota names (`count/<resource>.<group>`, custom resources too), writes only quota status.
+    clusterRole(CONTROLLER_USERS.resourceQuota, [rule(['list', 'watch'], ['*'], ['*']), rule(['get'], [CORE], ['resourcequotas']), rule(['update'], [CORE], ['resourcequotas/status'])]),
     // Watches every collected kind (discovered, custom resources included) and edits or deletes any of them.
     clusterRole(CONTROLLER_USERS.garbageCollector, [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*'])]),
   ];

@@ -191,7 +191,7 @@ export class GarbageCollector {
     for (const [id, resource] of wantedById) {
       if (this.monitors.has(id)) continue;
       const target = space === EVERY_SPACE ? ({ kind: 'all' } as const) : ({ kind: 'space', tenant: space } as const);
-      const monitor = new Monitor(resource, space, clientSources(this.client)(resource, target), this.handlers, this.log);
+      const monitor = new Monitor(resource, space, clientSources(this.client)(resource, target, {}), this.handlers, this.log);
       this.monitors.set(id, monitor);
       this.monitorOf.set(resource, monitor);
       this.waiting.push(monitor);

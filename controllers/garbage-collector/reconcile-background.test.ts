@@ -24,7 +24,7 @@ describe('reconcileBackground (as the collector’s user, against the server in 
   }
 
   beforeAll(async () => {
-    fx = await openFixture(await startInProcessServer({ controllers: false }));
+    fx = await openFixture(await startInProcessServer({ garbageCollector: false }));
     admin = fx.admin;
   });
   afterAll(() => fx.close());

@@ -1,12 +1,12 @@
 /**
- * Test support for the garbage collector, against a real server the test starts (in process, with
- * or without the controller manager): spaces t1 and t2 with a namespace `ns` each, an admin client
- * to arrange objects, the collector's own client (its least-privilege role) for what is tested,
+ * Test support for the garbage collector, against a real server the test starts (in process, its
+ * controller manager without a collector, so a test runs its own or its steps by hand): spaces t1
+ * and t2 with a namespace `ns` each, an admin client to arrange objects, the collector's own client (its least-privilege role) for what is tested,
  * ConfigMaps to own and depend, and collector dependencies whose graph the test fills from the
  * API, so each reconcile step can be run by hand.
  *
  * @example
- *   const fx = await openFixture(await startInProcessServer({ controllers: false }));
+ *   const fx = await openFixture(await startInProcessServer({ garbageCollector: false }));
  *   const owner = await fx.objects(configMapResource).create(configMap('owner'));
  */
 import type { UserInfo } from '../../api/access.js';

@@ -17,7 +17,7 @@ describe('discovery per space', () => {
   let admin: KubeClient;
 
   beforeAll(async () => {
-    server = await startInProcessServer({ controllers: false });
+    server = await startInProcessServer();
     admin = server.clientAs(testUser('admin', 'system', ['system:masters']));
     await admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't1' } });
     await vi.waitFor(async () => expect((await admin.resource(tenants).get('t1')).status?.phase).toBe('Active'), { timeout: 10_000, interval: 20 });

@@ -14,6 +14,7 @@ import { InProcessIdentities } from '../../authz/in-process-identities.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
 import { KubeClient } from '../client/kube-client.js';
+import type { AdvertisedEndpoint } from '../../controllers/kubernetes-service/kubernetes-service-objects.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../control-plane.js';
 import { startInProcessControllerManager } from '../in-process-controller-manager.js';
 import { buildApp, type KubeApp } from '../server/app.js';
@@ -36,8 +37,12 @@ export interface InProcessServerOptions {
   beforeApp?(plane: ControlPlane): void;
   /** The control plane's and the controllers' log (default: silent). */
   log?: ControlPlaneOptions['log'];
-  /** Runs the controller manager in process (default), as `serve` does; false as `serve --controllers=false`. */
-  controllers?: boolean;
+  /** The server's endpoint, advertised as `serve` does once it listens (default: port 443, no address). */
+  advertise?: AdvertisedEndpoint;
+  /** The CA the root CA publisher puts into every namespace (default: none, the publisher does not run). */
+  rootCaBundle?: string;
+  /** Runs the garbage collector in the controller manager (default); false for a test that runs its own. */
+  garbageCollector?: boolean;
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {
@@ -47,16 +52,18 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   const log = options.log ?? logger;
   const plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
   options.beforeApp?.(plane);
+  // As `serve` does once it listens: the `kubernetes` Service (which a space waits for to turn Active) needs an endpoint.
+  plane.advertise(options.advertise ?? { port: 443 });
   const identities = new InProcessIdentities();
   const app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
-  const controllers = options.controllers === false ? undefined : startInProcessControllerManager(app, identities, log);
+  const controllers = startInProcessControllerManager(app, identities, { rootCaBundle: options.rootCaBundle, enableGarbageCollector: options.garbageCollector, log });
   return {
     plane,
     app,
     tokenFor: (identity) => identities.issue(identity),
     clientAs: (identity) => new KubeClient(new InProcessTransport(app, identities.issue(identity))),
     async close() {
-      await controllers?.stop();
+      await controllers.stop();
       await app.close();
       await plane.stop();
       await store.close();
