@@ -29,7 +29,6 @@ import type { ResourceDefinition } from '../api/registry/resource-definition.js'
 import { KubernetesServiceController } from '../controllers/kubernetes-service/kubernetes-service-controller.js';
 import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kubernetes-service-objects.js';
 import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
-import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
 import { EventExpiry } from '../controllers/event-ttl/event-expiry.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
@@ -200,13 +199,10 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     kubernetesService.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
   ];
-  // One collector over every space, on the same shared informers.
-  const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });
   // Events go an hour after their last write (kube-apiserver's --event-ttl default).
   const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), log: options.log });
   informers.start();
   for (const c of controllers) c.start();
-  garbageCollector.start();
   eventExpiry.start();
   await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, ...rbacInformers].map((i) => i.waitForSync()));
 
@@ -223,7 +219,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     },
     async stop() {
       informers.stop();
-      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop(), eventExpiry.stop()]);
+      await Promise.all([...controllers.map((c) => c.stop()), eventExpiry.stop()]);
       await watchCaches.stop();
     },
   };
