@@ -32,7 +32,12 @@ describe('compiling', () => {
   it('reports undeclared references and undefined fields as cel-go does', () => {
     expect(compileExpression('foo == 1', { self })).toEqual({ errors: "ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')\n | foo == 1\n | ^" });
     expect(compileExpression('self.foo == 1', { self })).toEqual({ errors: "ERROR: <input>:1:5: undefined field 'foo'\n | self.foo == 1\n | ....^" });
-    expect(compileExpression('self.nope()', { self })).toEqual({ errors: "ERROR: <input>:1:5: undeclared reference to 'nope' (in container '')\n | self.nope()\n | ....^" });
+    expect(compileExpression('self.nope()', { self })).toEqual({ errors: "ERROR: <input>:1:10: undeclared reference to 'nope' (in container '')\n | self.nope()\n | .........^" });
+  });
+
+  it('reports a call where cel-go does, at its parenthesis (upstream test)', () => {
+    const s: CelType = { kind: 'string', max: 10 };
+    expect(compileExpression("'IP family %d'.format([nope(self).family()])", { self: s })).toHaveProperty('errors', expect.stringMatching(/^ERROR: <input>:1:28: undeclared reference to 'nope' \(in container ''\)/));
   });
 
   it('checks overloads against the schema types', () => {

@@ -63,7 +63,9 @@ export function compileExpression(source: string, variables: Record<string, CelT
     return { errors: formatError(source, offsetOf(source, Number(at[1]), Number(at[2])), `Syntax error: ${at[3]}`) };
   }
   const checked = check(env, KUBERNETES_LIBRARIES, parsed, variables);
-  if (checked.errors.length > 0) return { errors: checked.errors.map((e) => formatError(source, e.offset, e.message)).join('\n') };
+  if (checked.errors.length > 0) {
+    return { errors: checked.errors.map((e) => formatError(source, e.call ? Math.max(e.offset, source.indexOf('(', e.offset)) : e.offset, e.message)).join('\n') };
+  }
   return {
     source,
     parsed,
