@@ -50,6 +50,7 @@ describe('compiling', () => {
 
   it('reports syntax errors with their position', () => {
     expect(compileExpression('self.replicas >', { self })).toHaveProperty('errors', expect.stringMatching(/^ERROR: <input>:1:\d+: Syntax error: /));
+    expect(compileExpression('self.?name.orValue("") == ""', { self })).toHaveProperty('errors', expect.stringContaining('optional field selection `.?` and `[?` are not supported by this server'));
   });
 
   it('escapes property names that are not identifiers, and int-or-string is dyn', () => {
