@@ -194,7 +194,7 @@ describe('cost', () => {
     expect(runtimeCost(c, { self: sizedType(type, ['b', 'c']) })).toBeLessThan(20);
   });
 
-  it('a nested walk of 10,000 strings stays well under 200 ms when it is within the limits', () => {
+  it('a walk of 10,000 strings takes well under 200 ms once warm (a nested one is refused by its cost, above)', () => {
     const type = schemaType(bounded);
     const c = compiled("self.exists(x, x == 'zzz') || self.all(x, x.startsWith('item'))", { self: type });
     const value = Array.from({ length: 10_000 }, (_, i) => `item-${i}`);
