@@ -7,6 +7,7 @@
  *   kube-spaces serve --etcd-servers=http://127.0.0.1:2379 --secure-port=6443
  *   kube-spaces serve --controllers=false && kube-spaces controllers --kubeconfig .kube-spaces/admin.kubeconfig
  */
+import { DEFAULT_POD_SECURITY_EXEMPTIONS } from '../api/admission/pod-security/pod-security.js';
 import { join } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
@@ -79,6 +80,9 @@ await yargs(hideBin(process.argv))
         .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
         .option('service-cluster-ip-range', { type: 'string', default: '10.96.0.0/12', describe: 'IPv4 CIDR each space allocates Service cluster IPs from' })
         .option('controllers', { type: 'boolean', default: true, describe: 'Run the controller manager in the server (false: run `kube-spaces controllers` against it)' })
+        .option('pod-security-exempt-namespaces', { type: 'string', array: true, default: DEFAULT_POD_SECURITY_EXEMPTIONS.namespaces, describe: 'PodSecurity admission skips these namespaces, as <tenant>/<namespace>, comma-separated' })
+        .option('pod-security-exempt-usernames', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips requests of these users, as <tenant>/<user>, comma-separated' })
+        .option('pod-security-exempt-runtime-classes', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips pods of these runtime classes, comma-separated' })
         .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
         .option('simulate-nodes', { type: 'number', default: 0, describe: 'Run the node simulator in the server with this many simulated nodes (no kubelet: pods on them are reported Running without running anything)' })
         .check((argv) => {
@@ -98,6 +102,11 @@ await yargs(hideBin(process.argv))
         tlsSans: commaList(argv['tls-san']),
         serviceClusterIpRange: argv['service-cluster-ip-range'],
         controllers: argv.controllers,
+        podSecurityExemptions: {
+          namespaces: commaList(argv['pod-security-exempt-namespaces']),
+          usernames: commaList(argv['pod-security-exempt-usernames']),
+          runtimeClasses: commaList(argv['pod-security-exempt-runtime-classes']),
+        },
         nodeSimulator: argv['simulate-nodes'] > 0 ? simulatorSettings(argv, argv['simulate-nodes']) : undefined,
         terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
       });

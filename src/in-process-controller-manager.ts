@@ -5,7 +5,7 @@
  *
  * @example
  *   const identities = new InProcessIdentities(); // in the app's authentication chain
- *   const manager = startInProcessControllerManager(app, identities, log);
+ *   const manager = startInProcessControllerManager(app, identities, { rootCaBundle: caPem, log });
  */
 import type { FastifyInstance } from 'fastify';
 import { SYSTEM_TENANT } from '../api/spaces.js';
@@ -20,12 +20,12 @@ export function inProcessClient(app: FastifyInstance, identities: InProcessIdent
   return new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
 }
 
+/** `settings`: the manager's options but its clients, which are in-process ones here. */
 export function startInProcessControllerManager(
   app: FastifyInstance,
   identities: InProcessIdentities,
-  log: ControllerManagerOptions['log'],
-  terminatedPodGcThreshold?: number,
+  settings: Omit<ControllerManagerOptions, 'informerClient' | 'clientFor'>,
 ): ControllerManager {
   const clientAs = (name: string) => inProcessClient(app, identities, name);
-  return startControllerManager({ informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, log, terminatedPodGcThreshold });
+  return startControllerManager({ ...settings, informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs });
 }

@@ -50,6 +50,8 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
       manager = startControllerManager({
         informerClient: managerClient,
         clientFor: (user) => new KubeClient(new ImpersonatingTransport(transport, user)),
+        // The server's CA as the kubeconfig trusts it (kube-controller-manager's --root-ca-file).
+        rootCaBundle: config.transport.ca,
         log,
         terminatedPodGcThreshold: options.terminatedPodGcThreshold,
       });

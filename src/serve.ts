@@ -2,6 +2,7 @@
  * `kube-spaces serve`: prepare the data directory, open storage, listen on HTTPS, write the admin
  * kubeconfig, and shut down gracefully on SIGINT/SIGTERM.
  */
+import type { PodSecurityExemptions } from '../api/admission/pod-security/pod-security.js';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { authenticationChain, bearerTokenAuthenticator, tokenAuthenticator } from '../authz/authenticate.js';
@@ -37,6 +38,8 @@ export interface ServeOptions {
   serviceClusterIpRange: string;
   /** Run the controller manager in this process (false: `kube-spaces controllers` runs it elsewhere). */
   controllers: boolean;
+  /** What PodSecurity admission skips. */
+  podSecurityExemptions: PodSecurityExemptions;
   /** Run the node simulator in this process with these settings (`--simulate-nodes N`); off when undefined. */
   nodeSimulator?: NodeSimulatorSettings | undefined;
   /** Terminated pods a space keeps before the pod garbage collector deletes the oldest. */
@@ -65,7 +68,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
     // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
     const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
-    const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, log: logger });
+    const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, podSecurityExemptions: options.podSecurityExemptions, log: logger });
     const serviceAccountTokens = new ServiceAccountTokens(await ensureServiceAccountKey(options.dataDir, logger));
     // The in-process controllers' identities: tokens that exist in this process only.
     const inProcessIdentities = new InProcessIdentities();
@@ -93,13 +96,15 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     await app.listen({ host: options.bindAddress, port: options.securePort });
     const port = (app.server.address() as AddressInfo).port;
     const url = serverUrl(options.bindAddress, port);
-    plane.advertise({ address: advertiseAddress(options.bindAddress), port, caBundle: prepared.ca.cert });
+    plane.advertise({ address: advertiseAddress(options.bindAddress), port });
     let adminKubeconfig: string | undefined;
     if (prepared.adminToken !== null) {
       const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
-    const manager = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, logger, options.terminatedPodGcThreshold) : undefined;
+    const manager = options.controllers
+      ? startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.ca.cert, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger })
+      : undefined;
     const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;
     const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop()])) };
     exitOnSignals({ app, store, plane, controllers, logger });
