@@ -149,8 +149,9 @@ describe.each(backendCases(kubectlPath !== undefined))('node simulator on the $b
       const listed = ok(await k(['get', 'pods', '-n', ns]));
       if (listed.includes('web')) expect(parseTable(listed).rows[0]).toMatchObject({ NAME: 'web', STATUS: 'Terminating' });
       await eventually('web gone', async () => (await podOf(ns, 'web')) === null, 15_000);
-      // An unscheduled pod has no kubelet to wait for.
-      await cluster.create(pod(ns, 'pending'));
+      // An unscheduled pod (no node matches its selector, so the scheduler leaves it) has no kubelet to wait for.
+      const pending = pod(ns, 'pending');
+      await cluster.create({ ...pending, spec: { ...(pending['spec'] as object), nodeSelector: { 'example.com/no-such-node': 'true' } } });
       ok(await k(['delete', 'pod', 'pending', '-n', ns, '--wait=false']));
       expect(await podOf(ns, 'pending')).toBeNull();
     });
