@@ -67,5 +67,3 @@ export function selectHost(pod: Pod, feasible: readonly NodeInfo[]): NodeInfo {
   }
   return feasible[best]!;
 }
-
-
