@@ -265,9 +265,10 @@ describe.each(backendCases(kubectlPath !== undefined))('pods, nodes and APIServi
         expect(ok(await k(['describe', 'node', name]))).toContain('Kubelet Version:            v1.33.0');
 
         const ns = await cluster.newNamespace('drain');
-        // Placed by hand, not by the scheduler (another scheduler's name).
+        // Placed by hand, not by the scheduler (another scheduler's name); no kubelet (nor the node
+        // simulator) ends pods on this node: with a grace period the evicted pod would wait for one.
         const db = pod(ns, 'db-0', { app: 'db' });
-        await cluster.create({ ...db, spec: { ...(db.spec as object), schedulerName: 'e2e-manual', tolerations: [{ ...DRAIN_TAINT, operator: 'Equal' }] } });
+        await cluster.create({ ...db, spec: { ...(db.spec as object), schedulerName: 'e2e-manual', terminationGracePeriodSeconds: 0, tolerations: [{ ...DRAIN_TAINT, operator: 'Equal' }] } });
         expect((await bind(ns, 'db-0', name)).status).toBe(201);
         await runReady(ns, 'db-0');
         await budget(ns, 'db', { observedGeneration: 1, disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2 });

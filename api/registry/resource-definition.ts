@@ -91,6 +91,12 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
   /** Changes made when the object is marked for deletion (a namespace turns Terminating). */
   markDeleting?(obj: T): void;
   /**
+   * The grace period a DELETE gives the object (Kubernetes' `CheckGracefulDelete`), `asked` being
+   * the request's `gracePeriodSeconds`; above 0 the object is marked and waits for a DELETE of 0
+   * (see graceful-deletion.ts). Kinds without it are deleted at once.
+   */
+  deletionGracePeriod?(obj: T, asked: number | undefined): number;
+  /**
    * What a DELETE that names no policy does to the object's dependents (Kubernetes'
    * `DefaultGarbageCollectionPolicy`); see `garbageCollectionPolicy` for the default.
    */
