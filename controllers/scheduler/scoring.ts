@@ -86,5 +86,3 @@ export function selectHost(pod: Pod, feasible: readonly NodeInfo[]): NodeInfo {
   }
   return feasible[best]!;
 }
-
-
