@@ -15,11 +15,17 @@ import { startControllerManager, type ControllerManager, type ControllerManagerO
 import { KubeClient } from './client/kube-client.js';
 import { InProcessTransport } from './server/in-process-transport.js';
 
+/** A client acting in process as the system space's user `name`. */
+export function inProcessClient(app: FastifyInstance, identities: InProcessIdentities, name: string): KubeClient {
+  return new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
+}
+
+/** `settings`: the manager's options but its clients, which are in-process ones here. */
 export function startInProcessControllerManager(
   app: FastifyInstance,
   identities: InProcessIdentities,
-  options: Pick<ControllerManagerOptions, 'rootCaBundle' | 'enableGarbageCollector' | 'log'>,
+  settings: Omit<ControllerManagerOptions, 'informerClient' | 'clientFor'>,
 ): ControllerManager {
-  const clientAs = (name: string) => new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
-  return startControllerManager({ ...options, informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs });
+  const clientAs = (name: string) => inProcessClient(app, identities, name);
+  return startControllerManager({ ...settings, informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs });
 }

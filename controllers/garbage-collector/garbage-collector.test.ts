@@ -1,5 +1,5 @@
 /**
- * The whole collector against the server in process (`garbageCollector: false`, so this collector is the
+ * The whole collector against the server in process (`controllers: { enableGarbageCollector: false }`, so this collector is the
  * only one), on the client as its own least-privilege user: what discovery makes it watch, the
  * three propagation policies, spaces kept apart, and a space's own CRD: watched in that space once
  * it is served, its custom resources owning ConfigMaps, the watch stopped when the CRD goes.
@@ -30,7 +30,7 @@ describe('GarbageCollector (on the client, over every space)', () => {
   const eventually = (check: () => Promise<void> | void) => vi.waitFor(check, { timeout: 10_000, interval: 20 });
 
   beforeAll(async () => {
-    fx = await openFixture(await startInProcessServer({ garbageCollector: false }));
+    fx = await openFixture(await startInProcessServer({ controllers: { enableGarbageCollector: false } }));
     admin = fx.admin;
   });
   afterAll(async () => {

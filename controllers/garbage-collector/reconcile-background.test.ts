@@ -24,7 +24,7 @@ describe('reconcileBackground (as the collector’s user, against the server in 
   }
 
   beforeAll(async () => {
-    fx = await openFixture(await startInProcessServer({ garbageCollector: false }));
+    fx = await openFixture(await startInProcessServer({ controllers: { enableGarbageCollector: false } }));
     admin = fx.admin;
   });
   afterAll(() => fx.close());

@@ -11,7 +11,7 @@ describe('reconcileForeground (as the collector’s user, against the server in 
   const deleteForeground = (obj: KubeObject) => fx.objects(configMaps, obj.metadata.tenant).delete(obj.metadata.name!, { propagationPolicy: 'Foreground' });
 
   beforeAll(async () => {
-    fx = await openFixture(await startInProcessServer({ garbageCollector: false }));
+    fx = await openFixture(await startInProcessServer({ controllers: { enableGarbageCollector: false } }));
   });
   afterAll(() => fx.close());
 

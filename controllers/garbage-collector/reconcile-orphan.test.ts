@@ -11,7 +11,7 @@ describe('reconcileOrphan (as the collector’s user, against the server in proc
   const deleteOrphan = (obj: KubeObject) => fx.objects(configMaps, obj.metadata.tenant).delete(obj.metadata.name!, { propagationPolicy: 'Orphan' });
 
   beforeAll(async () => {
-    fx = await openFixture(await startInProcessServer({ garbageCollector: false }));
+    fx = await openFixture(await startInProcessServer({ controllers: { enableGarbageCollector: false } }));
   });
   afterAll(() => fx.close());
 

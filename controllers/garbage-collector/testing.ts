@@ -6,7 +6,7 @@
  * API, so each reconcile step can be run by hand.
  *
  * @example
- *   const fx = await openFixture(await startInProcessServer({ garbageCollector: false }));
+ *   const fx = await openFixture(await startInProcessServer({ controllers: { enableGarbageCollector: false } }));
  *   const owner = await fx.objects(configMapResource).create(configMap('owner'));
  */
 import type { UserInfo } from '../../api/access.js';

@@ -1,0 +1,112 @@
+/**
+ * The CRD status controller: names decided against the other CRDs of the same space and group
+ * (kube's naming controller), Established once accepted, and a deleted CRD released.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CustomResourceDefinition, CustomResourceDefinitionNames } from '../../../api/kinds/apiextensions/types.js';
+import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
+import { startControlPlane, type ControlPlane } from '../../control-plane.js';
+import { ApiError } from '../../../api/status.js';
+import { openSqliteStore } from '../../../storage/sqlite/sqlite-store.js';
+import type { Store } from '../../../storage/store.js';
+import { namesAndConditions } from './crd-status-controller.js';
+
+const crd = (plural: string, names: Partial<CustomResourceDefinitionNames> = {}, acceptedNames?: CustomResourceDefinitionNames): CustomResourceDefinition => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${plural}.stable.example.com` },
+  spec: {
+    group: 'stable.example.com',
+    scope: 'Namespaced',
+    names: { plural, singular: plural.slice(0, -1), kind: 'CronTab', listKind: 'CronTabList', ...names },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+  ...(acceptedNames ? { status: { acceptedNames } } : {}),
+});
+const accepted = (c: CustomResourceDefinition): CustomResourceDefinition => ({ ...c, status: { acceptedNames: c.spec!.names } });
+
+describe('namesAndConditions', () => {
+  it('accepts every name nobody else has, and establishes', () => {
+    const result = namesAndConditions(crd('crontabs', { shortNames: ['ct'], categories: ['all'] }), []);
+    expect(result.acceptedNames).toEqual({ plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'], categories: ['all'] });
+    expect(result.namesAccepted).toEqual({ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' });
+    expect(result.established).toEqual({ type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' });
+  });
+
+  it.each<[string, Partial<CustomResourceDefinitionNames>, string, string, Partial<CustomResourceDefinitionNames>]>([
+    ['a short name', { kind: 'Cron', listKind: 'CronList', shortNames: ['ct'] }, 'ShortNamesConflict', '"ct" is already in use', { plural: 'crons', kind: 'Cron' }],
+    ['a list kind', { kind: 'Cron', listKind: 'CronTabList' }, 'ListKindConflict', '"CronTabList" is already in use', { plural: 'crons', kind: 'Cron' }],
+    ['a kind', { kind: 'CronTab', listKind: 'CronList' }, 'KindConflict', '"CronTab" is already in use', { plural: 'crons', listKind: 'CronList' }],
+    ['a singular name that is a short name', { singular: 'ct', kind: 'Cron', listKind: 'CronList' }, 'SingularConflict', '"ct" is already in use', { plural: 'crons', kind: 'Cron' }],
+  ])('refuses %s another CRD of the group has accepted, keeping the other names', (_what, names, reason, message, kept) => {
+    const first = accepted(crd('crontabs', { shortNames: ['ct'] }));
+    const result = namesAndConditions(crd('crons', names), [first]);
+    expect(result.namesAccepted).toEqual({ type: 'NamesAccepted', status: 'False', reason, message });
+    expect(result.acceptedNames).toMatchObject(kept);
+    expect(result.established).toEqual({ type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' });
+  });
+
+  it('keeps names it has accepted, and stays Established', () => {
+    const mine = crd('crontabs', { shortNames: ['ct'] }, { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'] });
+    mine.status!.conditions = [{ type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }];
+    const rival = accepted(crd('crons', { kind: 'Cron', listKind: 'CronList', shortNames: ['ct'] }));
+    const result = namesAndConditions(mine, [rival]);
+    expect(result.namesAccepted.status).toBe('True');
+    expect(result.established.status).toBe('True');
+  });
+});
+
+describe('crd-status controller', () => {
+  const log = { info: vi.fn(), error: vi.fn() };
+  const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });
+  let dir: string;
+  let store: Store;
+  let plane: ControlPlane;
+  let crds: ResourceDefinition;
+
+  const read = async (tenant: string, name: string): Promise<CustomResourceDefinition | undefined> => {
+    try {
+      return (await plane.generic.get(crds, { tenant, name })) as CustomResourceDefinition;
+    } catch (err) {
+      if (err instanceof ApiError && err.reason === 'NotFound') return undefined;
+      throw err;
+    }
+  };
+  const condition = async (tenant: string, name: string, type: string) => (await read(tenant, name))?.status?.conditions?.find((c) => c.type === type);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crd-status-controller-'));
+    store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
+    plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
+    crds = plane.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+  });
+
+  afterAll(async () => {
+    await plane?.stop();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('establishes a CRD, and reports a conflict only within its own space', async () => {
+    await plane.generic.create(crds, { tenant: 'system' }, crd('crontabs', { shortNames: ['ct'] }));
+    await eventually(async () => expect(await condition('system', 'crontabs.stable.example.com', 'Established')).toMatchObject({ status: 'True' }));
+    expect((await read('system', 'crontabs.stable.example.com'))?.status?.acceptedNames?.shortNames).toEqual(['ct']);
+
+    await plane.generic.create(crds, { tenant: 'system' }, crd('crons', { kind: 'Cron', listKind: 'CronList', shortNames: ['ct'] }));
+    await eventually(async () =>
+      expect(await condition('system', 'crons.stable.example.com', 'NamesAccepted')).toMatchObject({ status: 'False', reason: 'ShortNamesConflict', message: '"ct" is already in use' }),
+    );
+  });
+
+  it('releases a deleted CRD once it has no custom resources', async () => {
+    const result = await plane.generic.delete(crds, { tenant: 'system', name: 'crontabs.stable.example.com' });
+    expect(result.deleted).toBe(false);
+    expect(result.object.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.k8s.io']);
+    await eventually(async () => expect(await read('system', 'crontabs.stable.example.com')).toBeUndefined());
+    // The short name is free again: the other CRD of the group takes it.
+    await eventually(async () => expect(await condition('system', 'crons.stable.example.com', 'NamesAccepted')).toMatchObject({ status: 'True' }));
+  });
+});
