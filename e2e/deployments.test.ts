@@ -14,7 +14,7 @@ import { backendCases, startCluster, type TestCluster } from './harness/cluster.
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlResult, type KubectlVersion } from './harness/kubectl.js';
 import { parseTable } from './harness/kubectl-output.js';
 import { namespace } from './harness/manifests.js';
-import { createTenants, eventually, grantAndWait, userKubeconfig, type UserCredentials } from './harness/spaces.js';
+import { createTenants, eventually, spaceAdmin, userKubeconfig, type UserCredentials } from './harness/spaces.js';
 
 const VERSIONS = [
   { label: '1.27', version: '1.27', suffix: '127' },
@@ -64,10 +64,7 @@ describe.each(backendCases(kubectlPath !== undefined))('deployments on the $back
     beforeAll(async () => {
       cluster = await startCluster(backend);
       await createTenants(cluster, 't1', 't2');
-      alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
-      bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
-      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
-      await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, '/api/v1/namespaces');
+      [alice, bob] = await Promise.all([spaceAdmin(cluster, 't1', 'alice'), spaceAdmin(cluster, 't2', 'bob')]);
       kubectl = await createKubectl({ kubeconfig: alice.kubeconfig });
     });
 
