@@ -58,7 +58,8 @@ describe('bootstrap policy objects', () => {
       'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
       'system:kube-controller-manager', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
-      'system:controller:clusterrole-aggregation-controller',
+      'system:controller:clusterrole-aggregation-controller', 'system:controller:replicaset-controller', 'system:controller:replication-controller',
+      'system:controller:deployment-controller', 'system:controller:disruption-controller',
     ]);
   });
 
@@ -221,6 +222,10 @@ describe('bootstrap bindings', () => {
       'system:controller:namespace-controller': ['User/rbac.authorization.k8s.io/system:controller:namespace-controller'],
       'system:controller:service-account-controller': ['User/rbac.authorization.k8s.io/system:controller:service-account-controller'],
       'system:controller:clusterrole-aggregation-controller': ['User/rbac.authorization.k8s.io/system:controller:clusterrole-aggregation-controller'],
+      'system:controller:replicaset-controller': ['User/rbac.authorization.k8s.io/system:controller:replicaset-controller'],
+      'system:controller:replication-controller': ['User/rbac.authorization.k8s.io/system:controller:replication-controller'],
+      'system:controller:deployment-controller': ['User/rbac.authorization.k8s.io/system:controller:deployment-controller'],
+      'system:controller:disruption-controller': ['User/rbac.authorization.k8s.io/system:controller:disruption-controller'],
     });
   });
 });
