@@ -59,14 +59,13 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
 
     const adminRules = async (): Promise<unknown[]> => ((await admin.space('system').resource(clusterRoles).get('admin')).rules ?? []);
 
-    it('runs no namespace, service-account or aggregation controller in the server', async () => {
+    it('runs no namespace, service-account, aggregation or root CA controller in the server', async () => {
       const space = admin.space('system');
       await space.resource(namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'unmanaged' } });
-      // The root CA publisher still runs in the server: once its ConfigMap is there, a server-side
-      // service-account controller would have had its turn too.
-      await vi.waitFor(() => space.namespace('unmanaged').resource(configMaps).get('kube-root-ca.crt'), { timeout: 10_000, interval: 100 });
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(await space.namespace('unmanaged').resource(serviceAccounts).get('default').then(() => 'found', (err: unknown) => (isNotFound(err) ? 'absent' : err))).toBe('absent');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const absent = (read: Promise<unknown>) => read.then(() => 'found', (err: unknown) => (isNotFound(err) ? 'absent' : err));
+      expect(await absent(space.namespace('unmanaged').resource(serviceAccounts).get('default'))).toBe('absent');
+      expect(await absent(space.namespace('unmanaged').resource(configMaps).get('kube-root-ca.crt'))).toBe('absent');
       expect(await adminRules()).toEqual([]);
     });
 
@@ -77,8 +76,10 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
       const leader = acting()[0]!;
       expect((await lease()).spec?.holderIdentity).toBe(identities[managers.indexOf(leader)]);
 
-      // The namespace from before the managers started gets its account too (level-based).
+      // The namespace from before the managers started gets its account and the CA the kubeconfig trusts too (level-based).
       await vi.waitFor(() => admin.space('system').namespace('unmanaged').resource(serviceAccounts).get('default'), { timeout: 15_000, interval: 100 });
+      const rootCa = await vi.waitFor(() => admin.space('system').namespace('unmanaged').resource(configMaps).get('kube-root-ca.crt'), { timeout: 15_000, interval: 100 });
+      expect(rootCa.data?.['ca.crt']).toContain('-----BEGIN CERTIFICATE-----');
       await expectControllersWork('managed-1');
       // The shared `admin` role aggregated from the roles labelled for it.
       await vi.waitFor(async () => expect((await adminRules()).length).toBeGreaterThan(0), { timeout: 15_000, interval: 100 });

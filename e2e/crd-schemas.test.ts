@@ -5,7 +5,7 @@
  * pruning per fieldValidation, preserve-unknown-fields, int-or-string, embedded resources,
  * nullable, the schema combinators — then the status and scale subresources, server-side apply
  * merging a list-map by its keys, namespace and space deletion taking custom resources with
- * them, and a CEL rule refused rather than ignored.
+ * them, and CEL rules (a transition rule, a rule over the cost limit; more in crd-cel.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
@@ -277,15 +277,30 @@ describe.each(backendCases())('custom resource schemas on the $backend backend',
       expect((await alice.api.request('GET', `${GIZMOS}/split`)).status).toBe(200);
     });
 
-    it('refuses a CRD with CEL rules, which it cannot evaluate, rather than ignoring them', async () => {
-      const withRule = gizmoCrd({ limited: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self < oldSelf', message: 'may only shrink' }] } });
+    it('evaluates a CEL transition rule (self <= oldSelf), and refuses a rule over the cost limit', async () => {
+      const withRule = gizmoCrd({ limited: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self <= oldSelf', message: 'may only shrink' }] } });
       withRule.metadata.name = 'rules.schemas.example.com';
       withRule.spec.names = { plural: 'rules', kind: 'Rule' };
-      const res = await alice.api.request('POST', CRDS, { json: withRule });
-      expect(res.status).toBe(422);
-      expect(causesOf(res)).toEqual([
-        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[limited].x-kubernetes-validations: Forbidden: CEL validation rules cannot be evaluated by this server yet',
-      ]);
+      expect((await alice.api.request('POST', CRDS, { json: withRule })).status).toBe(201);
+      const RULES = '/apis/schemas.example.com/v1/namespaces/default/rules';
+      await eventually('rules served', async () => (await alice.api.request('GET', RULES)).status === 200);
+      const rule = (limited: number, resourceVersion?: string) => ({ ...gizmo({ name: 'ok', limited }, 'r1'), apiVersion: 'schemas.example.com/v1', kind: 'Rule', metadata: { name: 'r1', ...(resourceVersion ? { resourceVersion } : {}) } });
+      const created = await alice.api.request('POST', RULES, { json: rule(5) });
+      expect(created.status, created.body).toBe(201);
+      const rv = created.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion;
+      const grown = await alice.api.request('PUT', `${RULES}/r1`, { json: rule(6, rv) });
+      expect(grown.status).toBe(422);
+      expect(causesOf(grown)).toEqual(['spec.limited: Invalid value: "integer": may only shrink']);
+      expect((await alice.api.request('PUT', `${RULES}/r1`, { json: rule(4, rv) })).status).toBe(200);
+
+      const tooDear = gizmoCrd({ names: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.exists_one(y, x == y))' }] } });
+      tooDear.metadata.name = 'dears.schemas.example.com';
+      tooDear.spec.names = { plural: 'dears', kind: 'Dear' };
+      const refused = await alice.api.request('POST', CRDS, { json: tooDear });
+      expect(refused.status).toBe(422);
+      expect(causesOf(refused)?.[0]).toBe(
+        'spec.validation.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)',
+      );
     });
   });
 });

@@ -10,8 +10,14 @@
  *   await plane.stop();
  */
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
+import { NodePortAllocator, nodePortAdmission } from '../api/admission/node-port.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
+import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
+import { limitRanger } from '../api/admission/limit-ranger.js';
+import { DEFAULT_POD_SECURITY_EXEMPTIONS, podSecurityAdmission, type PodSecurityExemptions } from '../api/admission/pod-security/pod-security.js';
+import type { LimitRange } from '../api/kinds/core/types.js';
 import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
+import { systemDaemonSets } from '../api/admission/system-daemonsets.js';
 import { isSharedCrd } from '../api/kinds/apiextensions/types.js';
 import { SYSTEM_TENANT, tenantLifecycle } from '../api/admission/tenant-lifecycle.js';
 import { builtinKinds } from '../api/kinds/index.js';
@@ -22,16 +28,15 @@ import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
 import { KubernetesServiceController } from '../controllers/kubernetes-service/kubernetes-service-controller.js';
 import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kubernetes-service-objects.js';
-import { RootCaPublisher } from '../controllers/root-ca-publisher/root-ca-publisher.js';
 import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
+import { EventExpiry } from '../controllers/event-ttl/event-expiry.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from '../controllers/runtime/in-process-source.js';
 import type { Informer } from '../controllers/runtime/informer.js';
 import { InformerFactory } from '../controllers/runtime/informer-factory.js';
 import type { ObjectKey } from './client/object-key.js';
-import { ensureSpaceLayout, type SpaceKinds } from '../controllers/tenant/space-layout.js';
-import { tenantController } from '../controllers/tenant/tenant-controller.js';
+import { INITIAL_NAMESPACES, initialNamespace } from '../controllers/tenant/space-layout.js';
 import { ensureBootstrapPolicy } from '../controllers/rbac/ensure-bootstrap-policy.js';
 import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
@@ -45,6 +50,8 @@ import { ApiError } from '../api/status.js';
 export interface ControlPlaneOptions {
   /** The service IP range every space allocates cluster IPs from. */
   serviceClusterIpRange: string;
+  /** What PodSecurity admission skips; DEFAULT_POD_SECURITY_EXEMPTIONS when absent. */
+  podSecurityExemptions?: PodSecurityExemptions;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -61,17 +68,9 @@ export interface ControlPlane {
   serviceAccountLookup: ServiceAccountLookup;
   /** Which nodes run pods of which space, kept by the shared pods informer. */
   nodeUsage: NodeUsage;
-  /**
-   * What the server publishes into every space once it listens: the `kubernetes` Service's
-   * endpoint and the CA bundle of `kube-root-ca.crt`. Until then those controllers wait.
-   */
-  advertise(apiServer: AdvertisedApiServer): void;
+  /** The `kubernetes` Service's endpoint in every space, once the server listens; until then that controller waits. */
+  advertise(apiServer: AdvertisedEndpoint): void;
   stop(): Promise<void>;
-}
-
-export interface AdvertisedApiServer extends AdvertisedEndpoint {
-  /** PEM of the CA that signs the serving certificate. */
-  caBundle: string;
 }
 
 function requireKind(registry: ResourceRegistry, group: string, resource: string): ResourceDefinition {
@@ -98,9 +97,9 @@ function cachedReader(informer: Informer, generic: GenericStore, def: ResourceDe
   };
 }
 
-async function createIfAbsent(generic: GenericStore, def: ResourceDefinition, obj: KubeObject): Promise<void> {
+async function createIfAbsent(generic: GenericStore, def: ResourceDefinition, obj: KubeObject, tenant = ''): Promise<void> {
   try {
-    await generic.create(def, { tenant: '' }, obj);
+    await generic.create(def, { tenant }, obj);
   } catch (err) {
     if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
   }
@@ -109,7 +108,7 @@ async function createIfAbsent(generic: GenericStore, def: ResourceDefinition, ob
 export async function startControlPlane(store: Store, options: ControlPlaneOptions): Promise<ControlPlane> {
   const registry = new ResourceRegistry(builtinKinds);
   const tenantDef = requireKind(registry, '', 'tenants');
-  const kinds: SpaceKinds = {
+  const kinds = {
     namespaces: requireKind(registry, '', 'namespaces'),
     clusterRoles: requireKind(registry, 'rbac.authorization.k8s.io', 'clusterroles'),
     clusterRoleBindings: requireKind(registry, 'rbac.authorization.k8s.io', 'clusterrolebindings'),
@@ -118,6 +117,9 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   // Admission reads tenants and namespaces through informers that need the generic store: the
   // plugins are handed readers that look the informers up when called.
   const readers: { tenant?: (key: ObjectKey) => Promise<KubeObject | undefined>; namespace?: (key: ObjectKey) => Promise<KubeObject | undefined> } = {};
+  // The same for the namespace-scoped admission objects (quotas, limit ranges), from their informers.
+  const namespaced: { quotas?: Informer; limitRanges?: Informer; pods?: Informer } = {};
+  const quotaDef = requireKind(registry, '', 'resourcequotas');
   const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
   // RBAC decisions read every space's roles and bindings from memory, kept by the shared informers below.
   const rbac = new RbacIndex();
@@ -131,14 +133,24 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const generic = new GenericStore(store, [
     rbacEscalationAdmission(authorizer),
     sharedCrdNames(isSharedCrdName),
+    systemDaemonSets(),
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
+    limitRanger((tenant, namespace) => namespaced.limitRanges!.lister<LimitRange>().list({ tenant, namespace })),
+    podSecurityAdmission({
+      readNamespace: (tenant, name) => readers.namespace!({ tenant, namespace: '', name }),
+      podsIn: (tenant, namespace) => namespaced.pods!.lister().list({ tenant, namespace }),
+      exemptions: options.podSecurityExemptions ?? DEFAULT_POD_SECURITY_EXEMPTIONS,
+    }),
     clusterIpAdmission(allocator),
+    nodePortAdmission(new NodePortAllocator(store)),
+    // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
+    resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
   ]);
 
   // One informer per kind, shared by every controller (and admission) that watches it.
   const watchCaches = new WatchCaches(generic, store);
-  const informers = new InformerFactory<ResourceDefinition>((def, space) => inProcessSource(watchCaches, def, space), (err, informer) => options.log.error({ err, informer }, 'informer error'));
+  const informers = new InformerFactory<ResourceDefinition>((def, space, selectors) => inProcessSource(watchCaches, def, space, selectors), (err, informer) => options.log.error({ err, informer }, 'informer error'));
   const tenants = informers.informerFor(tenantDef);
   const namespaces = informers.informerFor(kinds.namespaces);
   const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');
@@ -146,6 +158,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const crdDef = requireKind(registry, 'apiextensions.k8s.io', 'customresourcedefinitions');
   const crds = informers.informerFor(crdDef);
   crdInformer.current = crds;
+  namespaced.quotas = informers.informerFor(quotaDef);
+  namespaced.limitRanges = informers.informerFor(requireKind(registry, '', 'limitranges'));
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -160,10 +174,11 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const nodeUsage = new NodeUsage();
   const pods = informers.informerFor(requireKind(registry, '', 'pods'));
   pods.onChange((key, pod) => nodeUsage.apply(key, pod));
+  namespaced.pods = pods;
 
   // The system space exists before the first request: its Tenant, its namespaces and the default RBAC policy.
   await createIfAbsent(generic, tenantDef, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: SYSTEM_TENANT } });
-  await ensureSpaceLayout(generic, kinds, SYSTEM_TENANT, false);
+  await Promise.all(INITIAL_NAMESPACES.map((name) => createIfAbsent(generic, kinds.namespaces, initialNamespace(name), SYSTEM_TENANT)));
   await ensureBootstrapPolicy(generic, kinds);
   await ensureLocalAPIServices(generic, requireKind(registry, 'apiregistration.k8s.io', 'apiservices'), registry);
 
@@ -172,6 +187,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const kubernetesService = new KubernetesServiceController({
     generic,
     tenants,
+    namespaces,
     services: informers.informerFor(spaceDefaultDefs.services),
     endpoints: informers.informerFor(spaceDefaultDefs.endpoints),
     endpointSlices: informers.informerFor(spaceDefaultDefs.endpointSlices),
@@ -179,21 +195,20 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     clusterIP: allocator.kubernetesServiceIp,
     log: options.log,
   });
-  const configMapDef = kind('', 'configmaps');
-  const rootCaPublisher = new RootCaPublisher({ generic, tenants, namespaces, configMaps: informers.informerFor(configMapDef), configMapDef, log: options.log });
 
   const controllers: Controller[] = [
-    tenantController({ generic, registry, tenants, tenantDef, kinds, ensureSpaceDefaults: (tenant) => kubernetesService.ensureIn(tenant), log: options.log }),
     kubernetesService.controller,
-    rootCaPublisher.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
   ];
   // One collector over every space, on the same shared informers.
   const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });
+  // Events go an hour after their last write (kube-apiserver's --event-ttl default).
+  const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), log: options.log });
   informers.start();
   for (const c of controllers) c.start();
   garbageCollector.start();
-  await Promise.all([tenants, serviceAccounts, pods, ...rbacInformers].map((i) => i.waitForSync()));
+  eventExpiry.start();
+  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,
@@ -204,12 +219,11 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     serviceAccountLookup: cachedServiceAccountLookup((key) => serviceAccounts.get(key), storeServiceAccountLookup(generic, registry)),
     nodeUsage,
     advertise(apiServer) {
-      kubernetesService.advertise({ address: apiServer.address, port: apiServer.port });
-      rootCaPublisher.publish(apiServer.caBundle);
+      kubernetesService.advertise(apiServer);
     },
     async stop() {
       informers.stop();
-      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);
+      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop(), eventExpiry.stop()]);
       await watchCaches.stop();
     },
   };

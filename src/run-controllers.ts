@@ -29,6 +29,7 @@ export interface RunControllersOptions {
   kubeconfig: string;
   context?: string | undefined;
   timing: LeaderElectionTiming;
+  terminatedPodGcThreshold?: number | undefined;
 }
 
 export async function runControllers(options: RunControllersOptions): Promise<void> {
@@ -46,7 +47,14 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
     identity,
     timing: options.timing,
     onStartedLeading(leading) {
-      manager = startControllerManager({ informerClient: managerClient, clientFor: (user) => new KubeClient(new ImpersonatingTransport(transport, user)), log });
+      manager = startControllerManager({
+        informerClient: managerClient,
+        clientFor: (user) => new KubeClient(new ImpersonatingTransport(transport, user)),
+        // The server's CA as the kubeconfig trusts it (kube-controller-manager's --root-ca-file).
+        rootCaBundle: config.transport.ca,
+        log,
+        terminatedPodGcThreshold: options.terminatedPodGcThreshold,
+      });
       leading.addEventListener('abort', () => void manager?.stop(), { once: true });
     },
     onStoppedLeading() {

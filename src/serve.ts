@@ -2,6 +2,7 @@
  * `kube-spaces serve`: prepare the data directory, open storage, listen on HTTPS, write the admin
  * kubeconfig, and shut down gracefully on SIGINT/SIGTERM.
  */
+import type { PodSecurityExemptions } from '../api/admission/pod-security/pod-security.js';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { authenticationChain, bearerTokenAuthenticator, tokenAuthenticator } from '../authz/authenticate.js';
@@ -21,7 +22,9 @@ import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
 import { exitOnSignals } from './shutdown.js';
 import { InProcessIdentities } from '../authz/in-process-identities.js';
-import { startInProcessControllerManager } from './in-process-controller-manager.js';
+import { inProcessClient, startInProcessControllerManager } from './in-process-controller-manager.js';
+import { NODE_SIMULATOR_USER } from '../authz/rbac/bootstrap-policy.js';
+import { startNodeSimulator, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
 
 export interface ServeOptions {
   securePort: number;
@@ -35,6 +38,12 @@ export interface ServeOptions {
   serviceClusterIpRange: string;
   /** Run the controller manager in this process (false: `kube-spaces controllers` runs it elsewhere). */
   controllers: boolean;
+  /** What PodSecurity admission skips. */
+  podSecurityExemptions: PodSecurityExemptions;
+  /** Run the node simulator in this process with these settings (`--simulate-nodes N`); off when undefined. */
+  nodeSimulator?: NodeSimulatorSettings | undefined;
+  /** Terminated pods a space keeps before the pod garbage collector deletes the oldest. */
+  terminatedPodGcThreshold?: number | undefined;
 }
 
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
@@ -59,7 +68,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
     // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
     const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
-    const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, log: logger });
+    const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, podSecurityExemptions: options.podSecurityExemptions, log: logger });
     const serviceAccountTokens = new ServiceAccountTokens(await ensureServiceAccountKey(options.dataDir, logger));
     // The in-process controllers' identities: tokens that exist in this process only.
     const inProcessIdentities = new InProcessIdentities();
@@ -87,13 +96,17 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     await app.listen({ host: options.bindAddress, port: options.securePort });
     const port = (app.server.address() as AddressInfo).port;
     const url = serverUrl(options.bindAddress, port);
-    plane.advertise({ address: advertiseAddress(options.bindAddress), port, caBundle: prepared.ca.cert });
+    plane.advertise({ address: advertiseAddress(options.bindAddress), port });
     let adminKubeconfig: string | undefined;
     if (prepared.adminToken !== null) {
       const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
-    const controllers = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, logger) : undefined;
+    const manager = options.controllers
+      ? startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.ca.cert, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger })
+      : undefined;
+    const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;
+    const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop()])) };
     exitOnSignals({ app, store, plane, controllers, logger });
     // The e2e harness reads `url` from this line.
     logger.info(

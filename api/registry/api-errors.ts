@@ -134,3 +134,13 @@ export function fromStorageError(err: unknown, def: ResourceDefinition, name: st
       return writeOutcomeUnknown(err.message);
   }
 }
+
+/**
+ * An admission plugin's refusal, as admission.NewForbidden words it: `pods "p" is forbidden: why`,
+ * naming the object by its name, or by its generateName before a name is generated.
+ */
+export function admissionForbidden(def: ResourceDefinition, obj: { metadata?: { name?: string; generateName?: string } }, why: string): ApiError {
+  const q = qualified(def);
+  const name = obj.metadata?.name || obj.metadata?.generateName || 'Unknown';
+  return new ApiError(403, 'Forbidden', `${q.text} "${name}" is forbidden: ${why}`, { name, group: q.group, kind: q.kind });
+}

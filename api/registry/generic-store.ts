@@ -21,6 +21,8 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/obje
 import { alreadyExists, badRequest, checkTypeMeta, conflict, expired, fromStorageError, invalid, notFound, typeMetaText } from './api-errors.js';
 import type { FieldError } from './field-error.js';
 import { deletionFinalizers, type PropagationOptions } from './garbage-collection.js';
+import { gracefulDeletion, type DeletionMark } from './graceful-deletion.js';
+import { nowTimestamp } from './timestamp.js';
 import type { KubeObject, ListMeta } from './object.js';
 import type { ResourceDefinition, UpdateSubresource } from './resource-definition.js';
 
@@ -85,12 +87,12 @@ export interface DeleteResult {
 
 export type { UpdateSubresource } from './resource-definition.js';
 
-/** Options of the update path; `markDeleting` is the store's own, for DELETE of a held object. */
+/** Options of the update path; `markDeleting` is the store's own, for DELETE of a held or gracefully deleted object. */
 interface UpdateOptions extends WriteOptions {
   subresource?: UpdateSubresource;
   /** The object comes from server-side apply, whose managedFields are already computed. */
   applied?: boolean;
-  markDeleting?: boolean;
+  markDeleting?: DeletionMark;
 }
 
 export interface AdmissionAttributes {
@@ -102,14 +104,24 @@ export interface AdmissionAttributes {
   old: KubeObject | undefined;
   /** Who asks; undefined for the server's own writes (controllers). */
   user: UserInfo | undefined;
+  /** A dry run: plugins check, but charge or reserve nothing that outlives the request (quota). */
+  dryRun?: boolean;
+  /** The part an update writes (`status`, …); undefined for the whole object. */
+  subresource?: UpdateSubresource;
+  /** The response's `Warning` headers; plugins that only warn (PodSecurity's warn mode) append here. */
+  warnings?: string[];
 }
 
 /**
- * An admission plugin. `admit` runs before a write: it may mutate the object, refuse the write
- * with an ApiError, or reserve something (a cluster IP) and return how to undo that should the
- * write not happen. `deleted` runs after an object is gone, to release what it held.
+ * An admission plugin, in two phases as kube-apiserver's chain. `mutate` (mutating admission: a
+ * LimitRange's defaults) runs on create and update before the kind's strategy prepares and
+ * validates the object. `admit` (validating admission) runs after validation, just before the
+ * write: it may refuse it with an ApiError, or reserve something (a cluster IP, quota usage) and
+ * return how to undo that should the write not happen. `deleted` runs after an object is gone, to
+ * release what it held.
  */
 export interface AdmissionPlugin {
+  mutate?(attrs: AdmissionAttributes): Promise<void> | void;
   admit(attrs: AdmissionAttributes): Promise<Undo | void> | Undo | void;
   deleted?(def: ResourceDefinition, obj: KubeObject): Promise<void>;
 }
@@ -127,10 +139,7 @@ const DELETE_COLLECTION_IN_FLIGHT = 32;
 const GENERATE_NAME_ATTEMPTS = 8; // generated names collide rarely; a few retries make a failure vanishingly unlikely
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // Kubernetes' alphabet: no vowels, so no words
 
-/** RFC 3339 at second precision, as Kubernetes writes metav1.Time. */
-export function nowTimestamp(now = Date.now()): string {
-  return new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
+export { nowTimestamp };
 
 function randomSuffix(): string {
   let s = '';
@@ -176,31 +185,31 @@ export class GenericStore {
   // ---- keys and encoding ------------------------------------------------------------------
 
   key(def: ResourceDefinition, loc: ObjectLocation): string {
+    const storage = def.storage;
     return def.scope === 'cluster'
-      ? objectKey(def, { name: loc.name })
-      : objectKey(def, def.scope === 'space' ? { tenant: loc.tenant, name: loc.name } : { tenant: loc.tenant, namespace: loc.namespace, name: loc.name });
+      ? objectKey(storage, { name: loc.name })
+      : objectKey(storage, def.scope === 'space' ? { tenant: loc.tenant, name: loc.name } : { tenant: loc.tenant, namespace: loc.namespace, name: loc.name });
   }
 
   /** The storage prefix of a collection; one namespace across all spaces is a filter, not a prefix. */
   prefix(def: ResourceDefinition, scope: CollectionScope): string {
-    if (def.scope === 'cluster' || scope.tenant === ALL_TENANTS) return keyPrefix(def);
-    return keyPrefix(def, def.scope === 'namespace' && scope.namespace !== undefined ? { tenant: scope.tenant, namespace: scope.namespace } : { tenant: scope.tenant });
+    if (def.scope === 'cluster' || scope.tenant === ALL_TENANTS) return keyPrefix(def.storage);
+    return keyPrefix(def.storage, def.scope === 'namespace' && scope.namespace !== undefined ? { tenant: scope.tenant, namespace: scope.namespace } : { tenant: scope.tenant });
   }
 
-  /** Stored form: the kind's storage version, no resourceVersion (the store's revision is the truth). */
+  /** Stored form: the kind's storage kind and version, no resourceVersion (the store's revision is the truth). */
   private encode(def: ResourceDefinition, obj: KubeObject): string {
-    const { resourceVersion: _rv, ...metadata } = obj.metadata;
-    return JSON.stringify({ ...obj, apiVersion: def.storageApiVersion, metadata });
+    const stored = def.toStorage(obj);
+    const { resourceVersion: _rv, ...metadata } = stored.metadata;
+    return JSON.stringify({ ...stored, metadata });
   }
 
   /**
-   * An object as `def` serves it: stored in any version of its kind, read in this one. Versions
-   * of a kind differ only by name here (the `None` conversion of custom resources), so the
-   * conversion is the `apiVersion`.
+   * An object as `def` serves it: stored in any version of its kind (or as the kind it is a view
+   * of), read in this one through the kind's conversion.
    */
   decode(def: ResourceDefinition, kv: KeyValue): KubeObject {
-    const obj = JSON.parse(kv.value) as KubeObject;
-    obj.apiVersion = def.apiVersion;
+    const obj = def.fromStorage(JSON.parse(kv.value) as KubeObject);
     obj.metadata.resourceVersion = String(kv.modRevision);
     if (def.unstructured) def.defaults?.(obj);
     return obj;
@@ -301,10 +310,12 @@ export class GenericStore {
     if (def.status && !def.createWithStatus) delete obj.status;
 
     def.defaults?.(obj);
+    const attrs: AdmissionAttributes = { operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings };
+    await this.mutateAdmission(attrs);
     await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });
     this.validate(def, obj, undefined);
     if (!opts.applied) this.recordManagedFields(def, obj, undefined, opts);
-    const undos = await this.admit({ operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined, user: opts.user });
+    const undos = await this.admit(attrs);
     try {
       if (opts.dryRun) {
         // Dry run: the would-be object, nothing stored, no revision consumed, nothing kept reserved.
@@ -327,6 +338,11 @@ export class GenericStore {
       await runUndos(undos);
       throw err;
     }
+  }
+
+  /** Runs the mutating phase of the admission plugins, in order. */
+  private async mutateAdmission(attrs: AdmissionAttributes): Promise<void> {
+    for (const plugin of this.admission) await plugin.mutate?.(attrs);
   }
 
   /** Runs the admission plugins in order; if one refuses, what earlier ones reserved is undone. */
@@ -442,8 +458,13 @@ export class GenericStore {
       const pinned = opts.expectedRv ?? (desired.metadata?.resourceVersion !== current.metadata.resourceVersion ? desired.metadata?.resourceVersion : undefined);
       if (pinned && pinned !== current.metadata.resourceVersion) throw conflict(def, loc.name);
 
+      const attrs = (object: KubeObject): AdmissionAttributes => ({
+        operation: 'update', def, tenant: loc.tenant, namespace: current.metadata.namespace, object, old: current,
+        user: opts.user, dryRun: opts.dryRun, subresource: opts.subresource, warnings: opts.warnings,
+      });
+      await this.mutateAdmission(attrs(desired));
       const next = this.prepareUpdate(def, loc, desired, current, opts);
-      const undos = await this.admit({ operation: 'update', def, tenant: loc.tenant, namespace: next.metadata.namespace, object: next, old: current, user: opts.user });
+      const undos = await this.admit(attrs(next));
 
       // An update that changes nothing writes nothing and keeps the resourceVersion.
       if (sameJSON({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } }, { ...current, metadata: { ...current.metadata, resourceVersion: undefined } })) {
@@ -512,13 +533,13 @@ export class GenericStore {
     meta.uid ||= old.uid;
     meta.creationTimestamp = old.creationTimestamp;
     meta.resourceVersion = old.resourceVersion;
-    if (old.deletionTimestamp) {
+    if (opts.markDeleting) {
+      meta.deletionTimestamp = opts.markDeleting.timestamp;
+      meta.deletionGracePeriodSeconds = opts.markDeleting.gracePeriodSeconds;
+      if (!old.deletionTimestamp) def.markDeleting?.(next);
+    } else if (old.deletionTimestamp) {
       meta.deletionTimestamp = old.deletionTimestamp;
       meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
-    } else if (opts.markDeleting) {
-      meta.deletionTimestamp = nowTimestamp();
-      meta.deletionGracePeriodSeconds = 0;
-      def.markDeleting?.(next);
     } else {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
@@ -564,15 +585,20 @@ export class GenericStore {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw conflict(def, loc.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
-      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user });
+      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings });
 
+      // Graceful deletion (pods): marked with a deadline, the object waits for whoever ends it (its kubelet).
+      const graceful = gracefulDeletion(def, current, opts.gracePeriodSeconds);
+      // A deletion already pending keeps its finalizers and deadline (only a shorter grace period changes it).
+      if (graceful === 'pending') return { object: current, deleted: false };
       // The propagation policy may hand the object to the garbage collector through a finalizer.
       const finalizers = deletionFinalizers(def, current, opts);
-      if (finalizers || this.held(def, current)) {
+      if (graceful || finalizers || this.held(def, current)) {
         // Finalizers hold the object: mark it for deletion and let their owners finish.
-        if (current.metadata.deletionTimestamp && !finalizers) return { object: current, deleted: false };
+        if (!graceful && current.metadata.deletionTimestamp && !finalizers) return { object: current, deleted: false };
         const withFinalizers = (obj: KubeObject): KubeObject => (finalizers ? { ...obj, metadata: { ...obj.metadata, finalizers } } : obj);
-        const marked = await this.guaranteedUpdate(def, loc, current, withFinalizers, { ...opts, expectedRv: current.metadata.resourceVersion, markDeleting: true }).catch(async (err: unknown) => {
+        const mark = graceful || { timestamp: current.metadata.deletionTimestamp ?? nowTimestamp(), gracePeriodSeconds: current.metadata.deletionGracePeriodSeconds ?? 0 };
+        const marked = await this.guaranteedUpdate(def, loc, current, withFinalizers, { ...opts, expectedRv: current.metadata.resourceVersion, markDeleting: mark }).catch(async (err: unknown) => {
           if (isReason(err, 'Conflict') && !pre?.resourceVersion) return undefined;
           throw err;
         });
@@ -648,9 +674,9 @@ export class GenericStore {
     else delete obj.metadata.managedFields;
   }
 
-  /** Finalizers (or the kind's own hold) keep the object after a DELETE. */
+  /** Finalizers, the kind's own hold or a grace period still running keep the object after a DELETE. */
   private held(def: ResourceDefinition, obj: KubeObject): boolean {
-    return (obj.metadata.finalizers ?? []).length > 0 || (def.holdsDeletion?.(obj) ?? false);
+    return (obj.metadata.finalizers ?? []).length > 0 || (def.holdsDeletion?.(obj) ?? false) || (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0;
   }
 
   /** The decoder checks of a request body (`admitBody`), for callers that write through `mutate` (apply). */

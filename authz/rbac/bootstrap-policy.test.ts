@@ -57,9 +57,13 @@ describe('bootstrap policy objects', () => {
       'cluster-admin', 'admin', 'edit', 'view',
       'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
-      'system:kube-controller-manager', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
-      'system:controller:clusterrole-aggregation-controller', 'system:controller:replicaset-controller', 'system:controller:replication-controller',
-      'system:controller:deployment-controller', 'system:controller:disruption-controller',
+      'system:kube-controller-manager', 'system:controller:tenant-controller', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
+      'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller', 'system:kube-scheduler',
+      'system:controller:endpoint-controller', 'system:controller:endpointslice-controller', 'system:controller:pod-garbage-collector',
+      'system:controller:replicaset-controller', 'system:controller:replication-controller', 'system:controller:deployment-controller',
+      'system:controller:disruption-controller',
+      'system:controller:job-controller', 'system:controller:cronjob-controller', 'system:controller:statefulset-controller',
+      'system:controller:daemon-set-controller', 'system:controller:ttl-after-finished-controller', 'system:node-simulator',
     ]);
   });
 
@@ -219,13 +223,26 @@ describe('bootstrap bindings', () => {
       'system:basic-user': ['Group/rbac.authorization.k8s.io/system:authenticated'],
       'system:public-info-viewer': ['Group/rbac.authorization.k8s.io/system:authenticated', 'Group/rbac.authorization.k8s.io/system:unauthenticated'],
       'system:kube-controller-manager': ['User/rbac.authorization.k8s.io/system:kube-controller-manager'],
+      'system:controller:tenant-controller': ['User/rbac.authorization.k8s.io/system:controller:tenant-controller'],
       'system:controller:namespace-controller': ['User/rbac.authorization.k8s.io/system:controller:namespace-controller'],
       'system:controller:service-account-controller': ['User/rbac.authorization.k8s.io/system:controller:service-account-controller'],
       'system:controller:clusterrole-aggregation-controller': ['User/rbac.authorization.k8s.io/system:controller:clusterrole-aggregation-controller'],
+      'system:controller:root-ca-cert-publisher': ['User/rbac.authorization.k8s.io/system:controller:root-ca-cert-publisher'],
+      'system:controller:resourcequota-controller': ['User/rbac.authorization.k8s.io/system:controller:resourcequota-controller'],
+      'system:kube-scheduler': ['User/rbac.authorization.k8s.io/system:kube-scheduler'],
+      'system:controller:endpoint-controller': ['User/rbac.authorization.k8s.io/system:controller:endpoint-controller'],
+      'system:controller:endpointslice-controller': ['User/rbac.authorization.k8s.io/system:controller:endpointslice-controller'],
+      'system:controller:pod-garbage-collector': ['User/rbac.authorization.k8s.io/system:controller:pod-garbage-collector'],
       'system:controller:replicaset-controller': ['User/rbac.authorization.k8s.io/system:controller:replicaset-controller'],
       'system:controller:replication-controller': ['User/rbac.authorization.k8s.io/system:controller:replication-controller'],
       'system:controller:deployment-controller': ['User/rbac.authorization.k8s.io/system:controller:deployment-controller'],
       'system:controller:disruption-controller': ['User/rbac.authorization.k8s.io/system:controller:disruption-controller'],
+      'system:controller:job-controller': ['User/rbac.authorization.k8s.io/system:controller:job-controller'],
+      'system:controller:cronjob-controller': ['User/rbac.authorization.k8s.io/system:controller:cronjob-controller'],
+      'system:controller:statefulset-controller': ['User/rbac.authorization.k8s.io/system:controller:statefulset-controller'],
+      'system:controller:daemon-set-controller': ['User/rbac.authorization.k8s.io/system:controller:daemon-set-controller'],
+      'system:controller:ttl-after-finished-controller': ['User/rbac.authorization.k8s.io/system:controller:ttl-after-finished-controller'],
+      'system:node-simulator': ['User/rbac.authorization.k8s.io/system:node-simulator'],
     });
   });
 });

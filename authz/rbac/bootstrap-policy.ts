@@ -46,10 +46,11 @@ const AUTOSCALING = 'autoscaling';
 const BATCH = 'batch';
 const COORDINATION = 'coordination.k8s.io';
 const DISCOVERY = 'discovery.k8s.io';
+const EVENTS = 'events.k8s.io';
 const EXTENSIONS = 'extensions';
 const NETWORKING = 'networking.k8s.io';
 const POLICY = 'policy';
-const EVENTS_GROUP = 'events.k8s.io';
+const STORAGE = 'storage.k8s.io';
 
 /** A resource rule: `verbs` on `resources` of `groups`. Arrays are copied, so callers may mutate. */
 function rule(verbs: readonly string[], groups: readonly string[], resources: readonly string[]): PolicyRule {
@@ -98,59 +99,164 @@ function clusterRoleBinding(role: string, groups: string[], users: string[] = []
  */
 export const CONTROLLER_MANAGER_USER = 'system:kube-controller-manager';
 export const CONTROLLER_USERS = {
+  tenant: 'system:controller:tenant-controller',
   namespace: 'system:controller:namespace-controller',
   serviceAccount: 'system:controller:service-account-controller',
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
+  rootCaPublisher: 'system:controller:root-ca-cert-publisher',
+  resourceQuota: 'system:controller:resourcequota-controller',
+  // kube-scheduler is a process of its own in Kubernetes; here it runs in the controller manager,
+  // under its own user and kube's role of the same name.
+  scheduler: 'system:kube-scheduler',
+  endpoint: 'system:controller:endpoint-controller',
+  endpointSlice: 'system:controller:endpointslice-controller',
+  podGarbageCollector: 'system:controller:pod-garbage-collector',
   replicaSet: 'system:controller:replicaset-controller',
   replicationController: 'system:controller:replication-controller',
   deployment: 'system:controller:deployment-controller',
   disruption: 'system:controller:disruption-controller',
+  job: 'system:controller:job-controller',
+  cronJob: 'system:controller:cronjob-controller',
+  statefulSet: 'system:controller:statefulset-controller',
+  daemonSet: 'system:controller:daemon-set-controller',
+  ttlAfterFinished: 'system:controller:ttl-after-finished-controller',
 } as const;
 
-/** Recording what a controller did (kube's eventsRule): both event APIs. */
-const EVENTS_RULES: PolicyRule[] = [rule(['create', 'update', 'patch'], [CORE], ['events']), rule(['create', 'update', 'patch'], [EVENTS_GROUP], ['events'])];
+/** What every controller that records events may do with them, in both event APIs (upstream's eventsRule). */
+function eventsRule(): PolicyRule {
+  return rule(['create', 'update', 'patch'], [CORE, EVENTS], ['events']);
+}
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
 function controllerRoles(): ClusterRole[] {
   return [
     clusterRole(CONTROLLER_MANAGER_USER, [
-      rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts']),
-      rule(READ, [RBAC_GROUP], ['clusterroles']),
-      rule(READ, [CORE], ['pods', 'replicationcontrollers']),
-      rule(READ, [APPS], ['replicasets', 'deployments', 'statefulsets']),
-      rule(READ, [POLICY], ['poddisruptionbudgets']),
+      // The shared informers: what any controller watches (the garbage collector and quota watch every resource).
+      rule(READ, ['*'], ['*']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
+    ]),
+    // `escalate` and `bind`: a new space's admin role grants everything within that space.
+    clusterRole(CONTROLLER_USERS.tenant, [
+      rule(['patch'], [CORE], ['tenants/status']),
+      rule(['get'], [CORE], ['tenants', 'services']),
+      rule(['update'], [CORE], ['tenants/finalize']),
+      rule(['create', 'list', 'delete'], [CORE], ['namespaces']),
+      rule(['create', 'escalate', 'bind'], [RBAC_GROUP], ['clusterroles']),
+      rule(['create'], [RBAC_GROUP], ['clusterrolebindings']),
+      rule(['list', 'deletecollection'], ['*'], ['*']),
     ]),
     clusterRole(CONTROLLER_USERS.namespace, [
       rule(['get', 'list', 'watch', 'delete'], [CORE], ['namespaces']),
       rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),
       rule(['get', 'list', 'delete', 'deletecollection'], ['*'], ['*']),
     ]),
-    clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
+    clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts']), eventsRule()]),
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
+    clusterRole(CONTROLLER_USERS.rootCaPublisher, [rule(['create', 'update', 'patch'], [CORE], ['configmaps'])]),
+    // Counts any resource a quota names (`count/<resource>.<group>`, custom resources too), writes only quota status.
+    clusterRole(CONTROLLER_USERS.resourceQuota, [rule(['list', 'watch'], ['*'], ['*']), rule(['get'], [CORE], ['resourcequotas']), rule(['update'], [CORE], ['resourcequotas/status'])]),
+    // Upstream's system:kube-scheduler (policy.go), but for volume and CSI kinds we do not serve.
+    clusterRole(CONTROLLER_USERS.scheduler, [
+      eventsRule(),
+      rule(['create'], [COORDINATION], ['leases']),
+      { apiGroups: [COORDINATION], resources: ['leases'], verbs: ['get', 'update'], resourceNames: ['kube-scheduler'] },
+      rule(READ, [CORE], ['nodes']),
+      rule(['get', 'list', 'watch', 'delete'], [CORE], ['pods']),
+      rule(['create'], [CORE], ['pods/binding', 'bindings']),
+      rule(['patch', 'update'], [CORE], ['pods/status']),
+      rule(READ, [CORE], ['services', 'replicationcontrollers']),
+      rule(READ, [APPS, EXTENSIONS], ['replicasets']),
+      rule(READ, [APPS], ['statefulsets']),
+      rule(READ, [POLICY], ['poddisruptionbudgets']),
+      rule(READ, [CORE], ['persistentvolumeclaims', 'persistentvolumes']),
+      rule(['create'], [AUTHENTICATION], ['tokenreviews']),
+      rule(['create'], [AUTHORIZATION], ['subjectaccessreviews']),
+      rule(READ, [CORE], ['namespaces']),
+      rule(READ, [STORAGE], ['storageclasses']),
+    ]),
+    // The next three read through the manager's shared informers and only write.
+    clusterRole(CONTROLLER_USERS.endpoint, [rule(['create', 'update', 'delete'], [CORE], ['endpoints'])]),
+    clusterRole(CONTROLLER_USERS.endpointSlice, [rule(['create', 'update', 'delete'], [DISCOVERY], ['endpointslices'])]),
+    clusterRole(CONTROLLER_USERS.podGarbageCollector, [rule(['delete'], [CORE], ['pods']), rule(['get'], [CORE], ['nodes'])]),
     // The workload controllers read through the manager's informers; these are their writes (and the fresh read before adopting).
     clusterRole(CONTROLLER_USERS.replicaSet, [
       rule(['get', 'update'], [APPS], ['replicasets']),
       rule(['update'], [APPS], ['replicasets/status']),
       rule(['create', 'delete', 'update'], [CORE], ['pods']),
-      ...EVENTS_RULES,
+      eventsRule(),
     ]),
     clusterRole(CONTROLLER_USERS.replicationController, [
       rule(['get', 'update'], [CORE], ['replicationcontrollers']),
       rule(['update'], [CORE], ['replicationcontrollers/status']),
       rule(['create', 'delete', 'update'], [CORE], ['pods']),
-      ...EVENTS_RULES,
+      eventsRule(),
     ]),
     clusterRole(CONTROLLER_USERS.deployment, [
       rule(['get', 'update'], [APPS], ['deployments']),
       rule(['update'], [APPS], ['deployments/status']),
       rule(['create', 'delete', 'get', 'update'], [APPS], ['replicasets']),
-      ...EVENTS_RULES,
+      eventsRule(),
     ]),
-    clusterRole(CONTROLLER_USERS.disruption, [rule(['update'], [POLICY], ['poddisruptionbudgets/status']), ...EVENTS_RULES]),
+    clusterRole(CONTROLLER_USERS.disruption, [rule(['update'], [POLICY], ['poddisruptionbudgets/status']), eventsRule()]),
+    // The workload controllers, as upstream's controller_policy.go (events through events.k8s.io).
+    clusterRole(CONTROLLER_USERS.job, [
+      rule(['get', 'list', 'watch', 'update', 'patch'], [BATCH], ['jobs']),
+      rule(['update', 'patch'], [BATCH], ['jobs/status']),
+      rule(['update'], [BATCH], ['jobs/finalizers']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.cronJob, [
+      rule(['get', 'list', 'watch', 'update'], [BATCH], ['cronjobs']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], [BATCH], ['jobs']),
+      rule(['update'], [BATCH], ['cronjobs/status']),
+      rule(['update'], [BATCH], ['cronjobs/finalizers']),
+      rule(['list', 'delete'], [CORE], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.statefulSet, [
+      rule(['list', 'watch'], [CORE], ['pods']),
+      rule(['get', 'list', 'watch'], [APPS], ['statefulsets']),
+      rule(['update'], [APPS], ['statefulsets/status']),
+      rule(['update'], [APPS], ['statefulsets/finalizers']),
+      rule(['get', 'create', 'delete', 'update', 'patch'], [CORE], ['pods']),
+      rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [APPS], ['controllerrevisions']),
+      rule(['get', 'create', 'update', 'patch'], [CORE], ['persistentvolumeclaims']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.daemonSet, [
+      rule(['get', 'list', 'watch'], [APPS, EXTENSIONS], ['daemonsets']),
+      rule(['update'], [APPS, EXTENSIONS], ['daemonsets/status']),
+      rule(['update'], [APPS, EXTENSIONS], ['daemonsets/finalizers']),
+      rule(['list', 'watch'], [CORE], ['nodes']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
+      rule(['create'], [CORE], ['pods/binding']),
+      rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [APPS], ['controllerrevisions']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.ttlAfterFinished, [rule(['get', 'list', 'watch', 'delete'], [BATCH], ['jobs']), eventsRule()]),
   ];
+}
+
+/**
+ * The node simulator's user (controllers/node-simulator/): no kubelet (`system:node:<name>` in
+ * `system:nodes`) but what it needs to play one for simulated nodes, as upstream's `system:node`
+ * role: register and heartbeat nodes, their leases, and the status and deletion of pods. It may
+ * act as itself, so `kube-spaces simulate-nodes` runs alike with an admin's kubeconfig or its own.
+ */
+export const NODE_SIMULATOR_USER = 'system:node-simulator';
+
+function nodeSimulatorRole(): ClusterRole {
+  return clusterRole(NODE_SIMULATOR_USER, [
+    rule(['create', 'get', 'list', 'watch', 'update', 'patch'], [CORE], ['nodes']),
+    rule(['update', 'patch'], [CORE], ['nodes/status']),
+    rule(['get', 'list', 'watch', 'delete'], [CORE], ['pods']),
+    rule(['update', 'patch'], [CORE], ['pods/status']),
+    rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
+    { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: [NODE_SIMULATOR_USER] },
+  ]);
 }
 
 /** Read-only access to what a namespace's users work with; never secrets, nor anything that grants more. */
@@ -261,6 +367,7 @@ export function bootstrapClusterRoles(): KubeObject[] {
     // For servers that delegate to this one (webhooks, aggregated APIs): ask whose a token is, and what someone may do.
     clusterRole('system:auth-delegator', [rule(['create'], [AUTHENTICATION], ['tokenreviews']), rule(['create'], [AUTHORIZATION], ['subjectaccessreviews'])]),
     ...controllerRoles(),
+    nodeSimulatorRole(),
   ];
 }
 
@@ -276,6 +383,6 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
     clusterRoleBinding('system:discovery', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:basic-user', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
-    ...controllerRoles().map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
+    ...[...controllerRoles(), nodeSimulatorRole()].map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
   ];
 }

@@ -33,7 +33,7 @@ describe('workload controllers in the controller manager', () => {
   const activePods = async (prefix: string) => (await t1.resource(pods).list()).items.filter((p: Pod) => p.metadata.name!.startsWith(prefix) && !p.metadata.deletionTimestamp);
 
   beforeAll(async () => {
-    server = await startInProcessServer({ log, eventRecorderFor: (_client, user) => ({ record: (event) => void events.push({ ...event, user }) }) });
+    server = await startInProcessServer({ log, controllers: { eventRecorderFor: (user) => ({ record: (event) => void events.push({ ...event, user }) }) } });
     const admin = server.clientAs(testUser('admin', 'system', ['system:masters']));
     await admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't1' } });
     t1 = admin.space('t1').namespace('default');

@@ -1,27 +1,23 @@
 /**
- * The kubernetes-service controller in the control plane: every space, the system space included,
+ * The kubernetes-service controller in the control plane (with the tenant controller in the
+ * in-process controller manager laying out spaces): every space, the system space included,
  * has `default/kubernetes` (Service on the range's first IP, Endpoints, EndpointSlice) with the
  * advertised endpoint; each is put back when deleted or changed, within its own space only.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ObjectLocation } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { ApiError } from '../../api/status.js';
-import { startControlPlane, type ControlPlane } from '../../src/control-plane.js';
-import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import type { Store } from '../../storage/store.js';
+import type { ControlPlane } from '../../src/control-plane.js';
+import { startInProcessServer, type InProcessServer } from '../../src/testing/in-process-server.js';
 
 const log = { info: vi.fn(), error: vi.fn() };
 const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });
 const endpoint = { address: '192.0.2.10', port: 6443 };
 
 describe('kubernetes-service controller', () => {
-  let dir: string;
-  let store: Store;
+  let server: InProcessServer;
   let plane: ControlPlane;
   let defs: Record<'tenants' | 'services' | 'endpoints' | 'endpointslices', ResourceDefinition>;
 
@@ -55,18 +51,14 @@ describe('kubernetes-service controller', () => {
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kubernetes-service-controller-'));
-    store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
-    plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
+    server = await startInProcessServer({ log, advertise: endpoint });
+    plane = server.plane;
     const kind = (group: string, resource: string) => plane.registry.all().find((d) => d.group === group && d.resource === resource)!;
     defs = { tenants: kind('', 'tenants'), services: kind('', 'services'), endpoints: kind('', 'endpoints'), endpointslices: kind('discovery.k8s.io', 'endpointslices') };
-    plane.advertise({ ...endpoint, caBundle: 'PEM' });
   });
 
   afterAll(async () => {
-    await plane?.stop();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it('publishes the objects in the system space once the server advertises itself', async () => {

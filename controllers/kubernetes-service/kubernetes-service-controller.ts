@@ -28,6 +28,8 @@ import {
 export interface KubernetesServiceDeps {
   generic: GenericStore;
   tenants: Informer;
+  /** Its `default` namespace appearing is a new space's cue. */
+  namespaces: Informer;
   services: Informer;
   endpoints: Informer;
   endpointSlices: Informer;
@@ -69,6 +71,9 @@ export class KubernetesServiceController {
     deps.tenants.onChange((key, obj) => {
       if (obj && !obj.metadata.deletionTimestamp) this.controller.enqueue(keyIn(key.name));
     });
+    deps.namespaces.onChange((key, obj) => {
+      if (obj && key.name === KUBERNETES_SERVICE_NAMESPACE) this.controller.enqueue(keyIn(key.tenant));
+    });
     for (const informer of [deps.services, deps.endpoints, deps.endpointSlices]) {
       informer.onChange((key) => {
         if (key.namespace === KUBERNETES_SERVICE_NAMESPACE && key.name === KUBERNETES_SERVICE) this.controller.enqueue(key);
@@ -80,15 +85,6 @@ export class KubernetesServiceController {
   advertise(endpoint: AdvertisedEndpoint): void {
     this.endpoint = endpoint;
     for (const tenant of this.deps.tenants.lister().list()) this.controller.enqueue(keyIn(tenant.metadata.name!));
-  }
-
-  /**
-   * Brings one space's `default/kubernetes` objects to what they should be. The tenant controller
-   * also calls it while laying out a new space, so the Service holds the first IP before anyone
-   * else in the space can ask for it.
-   */
-  async ensureIn(tenant: string): Promise<void> {
-    if ((await this.reconcile(keyIn(tenant))).kind !== 'done') this.controller.enqueue(keyIn(tenant));
   }
 
   private async reconcile(key: ObjectKey): Promise<ReconcileResult> {

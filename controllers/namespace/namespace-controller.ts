@@ -5,6 +5,7 @@
  * namespace goes. One instance watches the namespaces of every space. A client of the API: it runs
  * inside `serve` or in `kube-spaces controllers`, as `system:controller:namespace-controller`.
  */
+import type { KubeObject } from '../../api/registry/object.js';
 import { isConflict, isNotFound } from '../../src/client/api-status.js';
 import { namespaces } from '../../src/client/builtin-kinds.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
@@ -18,19 +19,29 @@ export interface NamespaceControllerDeps {
   /** Acts as the namespace controller. */
   client: KubeClient;
   namespaces: Informer;
+  tenants: Informer;
   log: { error(obj: object, msg: string): void };
 }
 
-/** Deletes everything in one namespace of one space; answers how many resources still hold objects. */
-async function deleteContent(client: KubeClient, key: ObjectKey): Promise<number> {
+/** Whether a deleted object stays a while: until others release it (finalizers), or a pod's kubelet ends it (grace period). */
+export function lingers(obj: KubeObject): boolean {
+  return (obj.metadata.finalizers ?? []).length > 0 || (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0;
+}
+
+/**
+ * Deletes everything in one namespace of one space; answers how many resources still hold objects.
+ * `spaceGoing`: the whole space is being deleted, so pods go at once (grace period 0): a pod on a
+ * node with nobody to end it (no kubelet, no simulator) would otherwise hold the space for ever.
+ */
+async function deleteContent(client: KubeClient, key: ObjectKey, spaceGoing: boolean): Promise<number> {
   const space = client.space(key.tenant);
   let remaining = 0;
   for (const served of await space.preferredResources()) {
     if (!served.namespaced || !served.verbs.includes('deletecollection')) continue;
     const resource = space.namespace(key.name).resource(served);
-    await resource.deleteCollection({ propagationPolicy: 'Background' });
-    // Objects held by finalizers stay until their owners release them.
-    if ((await resource.list({ limit: 1 })).items.length > 0) remaining += 1;
+    const deleted = await resource.deleteCollection({ propagationPolicy: 'Background', ...(spaceGoing ? { gracePeriodSeconds: 0 } : {}) });
+    // Only lingering objects can still be there (nothing new can be made in a namespace being deleted).
+    if (deleted.items.some(lingers) && (await resource.list({ limit: 1 })).items.length > 0) remaining += 1;
   }
   return remaining;
 }
@@ -38,7 +49,8 @@ async function deleteContent(client: KubeClient, key: ObjectKey): Promise<number
 async function reconcileNamespace(deps: NamespaceControllerDeps, key: ObjectKey): Promise<ReconcileResult> {
   const cached = deps.namespaces.get(key);
   if (!cached?.metadata.deletionTimestamp) return done;
-  if ((await deleteContent(deps.client, key)) > 0) return requeueAfter(1000);
+  const spaceGoing = deps.tenants.get({ tenant: '', namespace: '', name: key.tenant })?.metadata.deletionTimestamp !== undefined;
+  if ((await deleteContent(deps.client, key, spaceGoing)) > 0) return requeueAfter(1000);
   const space = deps.client.space(key.tenant).resource(namespaces);
   try {
     const current = await space.get(key.name);
@@ -54,7 +66,8 @@ async function reconcileNamespace(deps: NamespaceControllerDeps, key: ObjectKey)
 }
 
 export function namespaceController(deps: NamespaceControllerDeps): Controller {
-  const controller = new Controller({ name: 'namespace', reconcile: (key) => reconcileNamespace(deps, key), log: deps.log });
+  // Namespaces empty independently (a deleted space's all at once): kube-controller-manager's --concurrent-namespace-syncs.
+  const controller = new Controller({ name: 'namespace', reconcile: (key) => reconcileNamespace(deps, key), log: deps.log, workers: 10 });
   deps.namespaces.onChange((key, obj) => {
     if (obj?.metadata.deletionTimestamp) controller.enqueue(key);
   });

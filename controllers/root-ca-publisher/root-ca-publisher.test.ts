@@ -1,5 +1,5 @@
 /**
- * The root CA publisher in the control plane: `kube-root-ca.crt` in every namespace of every
+ * The root CA publisher in the server's controller manager (in process, on the client): `kube-root-ca.crt` in every namespace of every
  * space, back when deleted, its data and description restored when changed, and no obstacle to
  * a namespace's or a space's deletion.
  */
@@ -36,11 +36,10 @@ describe('root CA publisher', () => {
   const published = { metadata: { name: 'kube-root-ca.crt', annotations: { 'kubernetes.io/description': DESCRIPTION } }, data: { 'ca.crt': CA } };
 
   beforeAll(async () => {
-    server = await startInProcessServer({ log });
+    server = await startInProcessServer({ log, rootCaBundle: CA });
     plane = server.plane;
     const kind = (resource: string) => plane.registry.lookup('', 'v1', resource)!;
     [tenants, namespaces, configMaps] = [kind('tenants'), kind('namespaces'), kind('configmaps')];
-    plane.advertise({ port: 6443, caBundle: CA });
     await plane.generic.create(tenants, { tenant: '' }, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't1' } });
     await plane.generic.create(tenants, { tenant: '' }, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't2' } });
   });

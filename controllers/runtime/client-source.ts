@@ -10,13 +10,14 @@
  */
 import type { KubeClient } from '../../src/client/kube-client.js';
 import type { GroupVersionResource, SpaceTarget } from '../../src/client/paths.js';
+import type { Selectors } from '../../src/client/resource-client.js';
 import type { EventSource } from './informer.js';
 
-export function clientSources(client: KubeClient): (resource: GroupVersionResource, space: SpaceTarget) => EventSource {
-  return (resource, space) => {
+export function clientSources(client: KubeClient): (resource: GroupVersionResource, space: SpaceTarget, selectors: Selectors) => EventSource {
+  return (resource, space, selectors) => {
     const scope = space.kind === 'all' ? client.allSpaces() : space.kind === 'space' ? client.space(space.tenant) : client.ownSpace();
     const { group, version } = resource;
     const resourceClient = scope.resource({ group, version, resource: resource.resource });
-    return (signal) => resourceClient.watch({ signal });
+    return (signal) => resourceClient.watch({ ...selectors, signal });
   };
 }

@@ -10,11 +10,13 @@ import type { ResourceDefinition } from '../../api/registry/resource-definition.
 import type { WatchCaches } from '../../api/registry/watch-cache.js';
 import type { ApiWatchEvent } from '../../api/registry/watch.js';
 import type { SpaceTarget } from '../../src/client/paths.js';
+import type { Selectors } from '../../src/client/resource-client.js';
 import type { WatchEvent } from '../../src/client/watch-events.js';
 import type { EventSource } from './informer.js';
 
-export function inProcessSource(watchCaches: WatchCaches, def: ResourceDefinition, space: SpaceTarget = { kind: 'all' }): EventSource {
+export function inProcessSource(watchCaches: WatchCaches, def: ResourceDefinition, space: SpaceTarget = { kind: 'all' }, selectors: Selectors = {}): EventSource {
   if (space.kind === 'own') throw new Error('an in-process source names its space: the server has no caller');
+  if (selectors.labelSelector || selectors.fieldSelector) throw new Error('an in-process source holds every object of its kind: it takes no selectors');
   const scope: CollectionScope = { tenant: space.kind === 'all' ? ALL_TENANTS : space.tenant };
   return async function* (signal): AsyncGenerator<WatchEvent<KubeObject>> {
     // The watch cache's state: no second listing of storage, and the same (frozen) objects its watches send.

@@ -38,10 +38,15 @@ export class Indexer {
     this.addIndexers(custom);
   }
 
-  /** Adds indexes; only while empty, as client-go refuses indexers added after objects. */
+  /**
+   * Adds indexes; only while empty, as client-go refuses indexers added after objects. Adding the
+   * same function under the same name again is a no-op (controllers sharing an informer may each
+   * ask for a shared index such as owner-references.ts' CONTROLLER_INDEX).
+   */
   addIndexers(custom: Record<string, IndexFunc>): void {
     if (this.objects.size > 0) throw new Error('indexers are added before the first object');
     for (const [name, fn] of Object.entries(custom)) {
+      if (this.indexFuncs.get(name) === fn) continue;
       if (this.indexFuncs.has(name)) throw new Error(`index ${name} exists already`);
       this.indexFuncs.set(name, fn);
     }

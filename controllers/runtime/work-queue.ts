@@ -10,7 +10,8 @@ export class WorkQueue {
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** One pending delayed add per key, the earliest (client-go's delaying queue). */
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; at: number }>();
   private waiters: Array<(key: ObjectKey | null) => void> = [];
   private shuttingDown = false;
 
@@ -35,14 +36,22 @@ export class WorkQueue {
     }
   }
 
+  /** Queues the key after `delayMs`; a key already waiting keeps the earlier of the two times. */
   addAfter(key: ObjectKey, delayMs: number): void {
     if (this.shuttingDown) return;
+    const k = keyString(key);
+    const at = Date.now() + delayMs;
+    const pending = this.timers.get(k);
+    if (pending) {
+      if (pending.at <= at) return;
+      clearTimeout(pending.timer);
+    }
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
+      this.timers.delete(k);
       this.add(key);
     }, delayMs);
     timer.unref();
-    this.timers.add(timer);
+    this.timers.set(k, { timer, at });
   }
 
   /** Queues the key again after its backoff, which doubles with each failure. */
@@ -85,7 +94,7 @@ export class WorkQueue {
 
   shutDown(): void {
     this.shuttingDown = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     for (const w of this.waiters.splice(0)) w(null);
   }

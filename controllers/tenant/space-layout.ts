@@ -3,21 +3,17 @@
  * ClusterRole bound to the tenant's user `admin` (Arktos' defaults), so the tenant's first user
  * can manage their own space. Creating these is idempotent: what exists is left alone.
  */
-import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../api/status.js';
+import { clusterRoleBindings, clusterRoles } from '../../api/kinds/rbac/index.js';
+import { isAlreadyExists } from '../../src/client/api-status.js';
+import { namespaces } from '../../src/client/builtin-kinds.js';
+import type { Scope } from '../../src/client/kube-client.js';
+import type { ResourceClient } from '../../src/client/resource-client.js';
 
 export const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 export const ADMIN_ROLE = 'admin-role';
 export const ADMIN_ROLE_BINDING = 'admin-role-binding';
 export const TENANT_ADMIN_USER = 'admin';
-
-export interface SpaceKinds {
-  namespaces: ResourceDefinition;
-  clusterRoles: ResourceDefinition;
-  clusterRoleBindings: ResourceDefinition;
-}
 
 const RBAC = 'rbac.authorization.k8s.io';
 
@@ -43,20 +39,24 @@ function adminRoleBinding(): KubeObject {
   };
 }
 
-async function createIfAbsent(generic: GenericStore, def: ResourceDefinition, tenant: string, obj: KubeObject): Promise<void> {
+export function initialNamespace(name: string): KubeObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+}
+
+async function createIfAbsent<T extends KubeObject>(resource: ResourceClient<T>, obj: T): Promise<void> {
   try {
-    await generic.create(def, { tenant }, obj);
+    await resource.create(obj);
   } catch (err) {
-    if (!(err instanceof ApiError && err.reason === 'AlreadyExists')) throw err;
+    if (!isAlreadyExists(err)) throw err;
   }
 }
 
-/** Lays out a space: its initial namespaces, and for tenants other than `system` the admin role and binding. */
-export async function ensureSpaceLayout(generic: GenericStore, kinds: SpaceKinds, tenant: string, withAdminRole: boolean): Promise<void> {
-  // Independent writes: issued together, so a space costs one round of storage latency, not six.
-  const writes = INITIAL_NAMESPACES.map((name) => createIfAbsent(generic, kinds.namespaces, tenant, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
-  if (withAdminRole) {
-    writes.push(createIfAbsent(generic, kinds.clusterRoles, tenant, adminRole()), createIfAbsent(generic, kinds.clusterRoleBindings, tenant, adminRoleBinding()));
-  }
-  await Promise.all(writes);
+/** Lays out a tenant's space (`space`: a client scope of that space): its initial namespaces, the admin role and its binding. */
+export async function ensureSpaceLayout(space: Scope): Promise<void> {
+  // Independent writes: issued together, so a space costs one round of latency, not six.
+  await Promise.all([
+    ...INITIAL_NAMESPACES.map((name) => createIfAbsent(space.resource(namespaces), initialNamespace(name))),
+    createIfAbsent(space.resource(clusterRoles), adminRole()),
+    createIfAbsent(space.resource(clusterRoleBindings), adminRoleBinding()),
+  ]);
 }

@@ -1,57 +1,78 @@
 /**
  * The tenant controller: one instance over every Tenant. A new tenant gets its space laid out and
- * turns Active; a deleted one (Terminating) has its space emptied, then its finalizer released so
- * the Tenant goes. Level-based: each reconcile reads the Tenant as it is now, so restarts and
- * repeats are harmless.
+ * turns Active once the space holds its `kubernetes` Service (kept by the server); a deleted one
+ * (Terminating) has its namespaces deleted (the namespace controller empties each), then the
+ * space's other objects, then its finalizer released so the Tenant goes. Level-based: each
+ * reconcile reads the Tenant as it is now, so restarts and repeats are harmless. A client of the
+ * API, as `system:controller:tenant-controller`.
  */
-import type { GenericStore } from '../../api/registry/generic-store.js';
-import type { ResourceRegistry } from '../../api/registry/registry.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { TENANT_FINALIZER, type Tenant } from '../../api/kinds/core/tenant.js';
-import { SYSTEM_TENANT } from '../../api/admission/tenant-lifecycle.js';
-import { ApiError } from '../../api/status.js';
-import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
-import type { Informer } from '../runtime/informer.js';
+import { services } from '../../api/kinds/core/service.js';
+import { SYSTEM_TENANT } from '../../api/spaces.js';
+import { isConflict, isNotFound } from '../../src/client/api-status.js';
+import { namespaces, tenants } from '../../src/client/builtin-kinds.js';
+import type { KubeClient } from '../../src/client/kube-client.js';
 import type { ObjectKey } from '../../src/client/object-key.js';
-import { ensureSpaceLayout, type SpaceKinds } from './space-layout.js';
-import { tearDownSpace } from './space-teardown.js';
+import { Controller, done, requeue, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
+import type { Informer } from '../runtime/informer.js';
+import { lingers } from '../namespace/namespace-controller.js';
+import { ensureSpaceLayout } from './space-layout.js';
 
 export interface TenantControllerDeps {
-  generic: GenericStore;
-  registry: ResourceRegistry;
+  /** Acts as the tenant controller. */
+  client: KubeClient;
   tenants: Informer;
-  tenantDef: ResourceDefinition;
-  kinds: SpaceKinds;
-  /** Objects a space's own controllers keep, made here first so they exist before the space is Active (the `kubernetes` Service takes the first IP). */
-  ensureSpaceDefaults(tenant: string): Promise<void>;
   log: { error(obj: object, msg: string): void };
 }
 
-async function activate(deps: TenantControllerDeps, tenant: Tenant): Promise<ReconcileResult> {
+/** How soon a space is looked at again while its `kubernetes` Service or its teardown is under way. */
+const WAIT_MS = 200;
+
+async function activate(client: KubeClient, tenant: Tenant): Promise<ReconcileResult> {
   const name = tenant.metadata.name!;
-  await ensureSpaceLayout(deps.generic, deps.kinds, name, name !== SYSTEM_TENANT);
-  await deps.ensureSpaceDefaults(name);
-  if (tenant.status?.phase !== 'Active') {
-    await deps.generic.mutate(deps.tenantDef, { tenant: '', name }, (current) => ({ ...current, status: { ...(current.status as object), phase: 'Active' } }), {
-      subresource: 'status',
-    });
+  // The system space is laid out by the server itself, before it answers (leader election needs its kube-system).
+  if (name !== SYSTEM_TENANT) await ensureSpaceLayout(client.space(name));
+  if (tenant.status?.phase === 'Active') return done;
+  try {
+    await client.space(name).namespace('default').resource(services).get('kubernetes');
+  } catch (err) {
+    if (isNotFound(err)) return requeueAfter(WAIT_MS);
+    throw err;
   }
+  await client.resource(tenants).patch(name, 'merge', { status: { phase: 'Active' } }, { subresource: 'status' });
   return done;
 }
 
-async function finalize(deps: TenantControllerDeps, tenant: Tenant): Promise<ReconcileResult> {
+/** Deletes the space's content; answers whether any is left (held by finalizers, or namespaces still emptying). */
+async function tearDown(client: KubeClient, name: string): Promise<boolean> {
+  const space = client.space(name);
+  const { items } = await space.resource(namespaces).list();
+  if (items.length > 0) {
+    for (const ns of items) if (!ns.metadata.deletionTimestamp) await space.resource(namespaces).delete(ns.metadata.name!).catch(ignoreNotFound);
+    return true;
+  }
+  // Namespaces gone: now the space's own objects (resources above spaces are not writable from a space, so never deletable here).
+  let remaining = false;
+  for (const served of await space.preferredResources()) {
+    if (served.namespaced || !served.verbs.includes('deletecollection') || served.resource === 'namespaces') continue;
+    const resource = space.resource(served);
+    const deleted = await resource.deleteCollection({ propagationPolicy: 'Background' });
+    // A space's list also shows the system space's shared objects (the default roles): only its own count.
+    if (deleted.items.some(lingers) && (await resource.list()).items.some((obj) => obj.metadata.tenant === name)) remaining = true;
+  }
+  return remaining;
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!isNotFound(err)) throw err;
+}
+
+async function finalize(client: KubeClient, tenant: Tenant): Promise<ReconcileResult> {
   const name = tenant.metadata.name!;
-  const remaining = await tearDownSpace(deps.generic, deps.registry, deps.kinds.namespaces, name);
-  if (remaining > 0) return requeueAfter(1000);
-  await deps.generic.mutate(
-    deps.tenantDef,
-    { tenant: '', name },
-    (current) => {
-      const spec = (current.spec ?? {}) as { finalizers?: string[] };
-      return { ...current, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== TENANT_FINALIZER) } };
-    },
-    { subresource: 'finalize' },
-  );
+  if (await tearDown(client, name)) return requeueAfter(WAIT_MS);
+  const current = await client.resource(tenants).get(name);
+  const finalizers = (current.spec?.finalizers ?? []).filter((f) => f !== TENANT_FINALIZER);
+  await client.resource(tenants).finalize({ ...current, spec: { ...current.spec, finalizers } });
   return done;
 }
 
@@ -59,10 +80,11 @@ async function reconcileTenant(deps: TenantControllerDeps, key: ObjectKey): Prom
   const tenant = deps.tenants.get(key) as Tenant | undefined;
   if (!tenant) return done;
   try {
-    return tenant.metadata.deletionTimestamp ? await finalize(deps, tenant) : await activate(deps, tenant);
+    return tenant.metadata.deletionTimestamp ? await finalize(deps.client, tenant) : await activate(deps.client, tenant);
   } catch (err) {
-    // The tenant went away while we worked: nothing left to do.
-    if (err instanceof ApiError && err.reason === 'NotFound' && err.details?.kind === 'tenants') return done;
+    // The tenant went away while we worked (nothing left to do), or changed between a read and a write (read again).
+    if (isNotFound(err) && err.details?.kind === 'tenants') return done;
+    if (isConflict(err)) return requeue;
     throw err;
   }
 }

@@ -14,6 +14,7 @@ import { InProcessIdentities } from '../../authz/in-process-identities.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
 import { KubeClient } from '../client/kube-client.js';
+import type { AdvertisedEndpoint } from '../../controllers/kubernetes-service/kubernetes-service-objects.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../control-plane.js';
 import type { ControllerManagerOptions } from '../../controllers/controller-manager.js';
 import { startInProcessControllerManager } from '../in-process-controller-manager.js';
@@ -37,8 +38,12 @@ export interface InProcessServerOptions {
   beforeApp?(plane: ControlPlane): void;
   /** The control plane's and the controllers' log (default: silent). */
   log?: ControlPlaneOptions['log'];
-  /** Where the controllers' events go (default: dropped). */
-  eventRecorderFor?: ControllerManagerOptions['eventRecorderFor'];
+  /** The server's endpoint, advertised as `serve` does once it listens (default: port 443, no address). */
+  advertise?: AdvertisedEndpoint;
+  /** The CA the root CA publisher puts into every namespace (default: none, the publisher does not run). */
+  rootCaBundle?: string;
+  /** Options of the controller manager (a clock, a short job backoff, an event recorder). */
+  controllers?: Partial<Pick<ControllerManagerOptions, 'eventRecorderFor' | 'clock' | 'jobBackoffBaseMs'>>;
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {
@@ -48,9 +53,11 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   const log = options.log ?? logger;
   const plane = await startControlPlane(store, { serviceClusterIpRange: '10.96.0.0/12', log });
   options.beforeApp?.(plane);
+  // As `serve` does once it listens: the `kubernetes` Service (which a space waits for to turn Active) needs an endpoint.
+  plane.advertise(options.advertise ?? { port: 443 });
   const identities = new InProcessIdentities();
   const app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
-  const controllers = startInProcessControllerManager(app, identities, log, options.eventRecorderFor);
+  const controllers = startInProcessControllerManager(app, identities, { ...options.controllers, rootCaBundle: options.rootCaBundle, log });
   return {
     plane,
     app,

@@ -10,6 +10,7 @@ import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import { child, index, key } from '../../validation/field-path.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { validateImmutable } from '../apps/workload.js';
+import { compileRules, ruleSchemaPath } from './cel-rules.js';
 import { compiledPattern } from './schema-validation.js';
 import { isConditionTrue, type CustomResourceDefinition, type CustomResourceDefinitionNames, type JSONSchemaProps } from './types.js';
 
@@ -80,10 +81,6 @@ function validateOpenAPISchema(schema: JSONSchemaProps | undefined, path: string
       errors.push(fieldErrors.invalid(child(path, 'pattern'), schema.pattern, `must be a valid regular expression, but isn't: ${(err as Error).message}`));
     }
   }
-  // Refused rather than ignored: a rule that is never evaluated would accept what its author meant to forbid.
-  if (Array.isArray(schema['x-kubernetes-validations']) && schema['x-kubernetes-validations'].length > 0) {
-    errors.push(fieldErrors.forbidden(child(path, 'x-kubernetes-validations'), 'CEL validation rules cannot be evaluated by this server yet'));
-  }
   if (Array.isArray(schema.items)) errors.push(fieldErrors.forbidden(child(path, 'items'), 'items must be a schema object and not an array'));
   if (schema.uniqueItems === true) errors.push(fieldErrors.forbidden(child(path, 'uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
   const additional = schema.additionalProperties;
@@ -118,7 +115,13 @@ function validateVersion(crd: CustomResourceDefinition, i: number): FieldError[]
   const schemaPath = child(path, 'schema', 'openAPIV3Schema');
   const schema = version.schema?.openAPIV3Schema;
   if (!schema) errors.push(fieldErrors.required(schemaPath, 'schemas are required'));
-  else errors.push(...validateOpenAPISchema(schema, schemaPath), ...validateStructural(schema, schemaPath, 'root'));
+  else {
+    const schemaErrors = [...validateOpenAPISchema(schema, schemaPath), ...validateStructural(schema, schemaPath, 'root')];
+    // As kube-apiserver, rules are compiled only against a valid schema, once for a schema all versions share.
+    const rulesPath = ruleSchemaPath(crd.spec!.versions!, i);
+    if (schemaErrors.length === 0 && (rulesPath === schemaPath || i === 0)) schemaErrors.push(...compileRules(schema, rulesPath).errors);
+    errors.push(...schemaErrors);
+  }
   const scale = version.subresources?.scale;
   if (scale) {
     const scalePath = child(path, 'subresources', 'scale');

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../registry/object.js';
 import { defineKind, humanAge, nameColumn, type PrinterColumn, type ResourceDefinition, type ScaleSubresource } from '../../registry/resource-definition.js';
 import { compareKubeAwareVersions } from '../../registry/version-priority.js';
+import { compileRules, evaluateRules, ruleSchemaPath } from './cel-rules.js';
 import { applyDefaults, validateAgainstSchema } from './schema-validation.js';
 import { ref, type Schema } from '../../schema/schema.js';
 import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources } from './types.js';
@@ -145,9 +146,10 @@ function compile(crd: CustomResourceDefinition): ResourceDefinition[] {
   const served = (spec.versions ?? []).filter((v) => v.served && v.name);
   served.sort((a, b) => (a === storage ? -1 : b === storage ? 1 : 0));
   return served.map((version) => {
+    const own = version.schema?.openAPIV3Schema;
+    const rules = own ? compileRules(own, ruleSchemaPath(spec.versions ?? [], (spec.versions ?? []).indexOf(version))) : undefined;
     const columns = version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : DEFAULT_COLUMNS;
     const scale = version.subresources?.scale;
-    const own = version.schema?.openAPIV3Schema;
     const deprecationWarning = version.deprecated ? (version.deprecationWarning ?? defaultDeprecationWarning(version.name!, spec)) : undefined;
     return defineKind<KubeObject>({
       group: spec.group!,
@@ -163,6 +165,10 @@ function compile(crd: CustomResourceDefinition): ResourceDefinition[] {
       schema: objectSchema(spec.group!, version.name!, names.kind!, own as Schema | undefined),
       unstructured: true,
       ...(own ? { defaults: (obj: KubeObject) => applyDefaults(obj, own), validate: (obj: KubeObject) => validateAgainstSchema(obj, own, '') } : {}),
+      // CEL rules, with the old object on update for transition rules and ratcheting.
+      ...(rules?.root
+        ? { validateCreate: (obj: KubeObject) => evaluateRules(rules, obj, undefined), validateUpdate: (obj: KubeObject, old: KubeObject) => evaluateRules(rules, obj, old) }
+        : {}),
       kubeFinalizerNames: false,
       status: version.subresources?.status !== undefined,
       ...(scale ? { scale: scaleSubresource(scale) } : {}),

@@ -78,8 +78,11 @@ function validateLimitType(type: string, path: string): FieldError[] {
   return errs;
 }
 
-/** Whole units, or thousandths while every value is small enough: how Kubernetes compares ratios. */
-function ratioUnits(quantities: Quantity[]): { value: (q: Quantity) => number; scale: number } {
+/**
+ * Whole units, or thousandths while every value is small enough: how Kubernetes compares a
+ * LimitRange's bounds (here, and in the LimitRanger admission plugin).
+ */
+export function ratioUnits(quantities: Quantity[]): { value: (q: Quantity) => number; scale: number } {
   const ceil = (n: bigint, d: bigint): bigint => (n % d === 0n || n < 0n ? n / d : n / d + 1n);
   const small = quantities.every((q) => ceil(q.nanos, 1_000_000_000n) < MAX_MILLI_VALUE);
   return small ? { value: (q) => Number(ceil(q.nanos, 1_000_000n)), scale: 1000 } : { value: (q) => Number(ceil(q.nanos, 1_000_000_000n)), scale: 1 };
