@@ -53,6 +53,11 @@ describe('Authorizer', () => {
     const aggregationController = user('system:controller:clusterrole-aggregation-controller', 'system');
     expect(can(aggregationController, { verb: 'escalate', group: RBAC, resource: 'clusterroles', name: 'admin', tenant: 't1' })).toBe(true);
     expect(can(aggregationController, { verb: 'create', group: RBAC, resource: 'clusterrolebindings', tenant: 't1' })).toBe(false);
+    const garbageCollector = user('system:controller:generic-garbage-collector', 'system');
+    expect(can(garbageCollector, { verb: 'watch', group: 'example.com', resource: 'widgets', tenant: 'all' })).toBe(true);
+    expect(can(garbageCollector, { verb: 'delete', group: 'apps', resource: 'replicasets', namespace: 'x', tenant: 't1', name: 'web' })).toBe(true);
+    expect(can(garbageCollector, { verb: 'create', group: '', resource: 'configmaps', namespace: 'x', tenant: 't1' })).toBe(false);
+    expect(can(garbageCollector, { verb: 'deletecollection', group: '', resource: 'configmaps', namespace: 'x', tenant: 't1' })).toBe(false);
     expect(can(serviceAccountController, { verb: 'patch', group: 'events.k8s.io', resource: 'events', namespace: 'x', tenant: 't1', name: 'e' })).toBe(true);
   });
 

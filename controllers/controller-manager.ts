@@ -2,11 +2,13 @@
  * The controller manager of the controllers that run on the client (tenant, namespace, service
  * account, ClusterRole aggregation, root CA publisher, resource quota, endpoints, endpoint slices,
  * pod garbage collection, replica set, replication controller, deployment, disruption, job,
- * cronjob, statefulset, daemon set, ttl-after-finished, the scheduler): shared informers over every space, read with the manager's own identity, and each
- * controller writing under its own (`system:controller:<name>`, with the least-privilege role
+ * cronjob, statefulset, daemon set, ttl-after-finished, the scheduler, the garbage collector):
+ * shared informers over every space, read with the manager's own identity, and each controller
+ * writing under its own (`system:controller:<name>`, with the least-privilege role
  * bootstrap-policy.ts gives it) and recording its events as itself. The same code runs inside
  * `serve` (in-process transport) and in `kube-spaces controllers` (HTTPS); leader election is the
- * caller's (leader-election.ts).
+ * caller's (leader-election.ts). The garbage collector keeps informers of its own, read as its own
+ * user: it watches every kind discovery lists, per space for a space's own CRDs.
  *
  * @example
  *   const manager = startControllerManager({ informerClient, clientFor: (identity) => clientAs(identity), rootCaBundle, log });
@@ -45,6 +47,7 @@ import { ROOT_CA_FIELD_SELECTOR, rootCaPublisher } from './root-ca-publisher/roo
 import { ClientEventRecorder } from './runtime/client-event-recorder.js';
 import type { Clock } from './runtime/clock.js';
 import { clientSources } from './runtime/client-source.js';
+import { GarbageCollector } from './garbage-collector/garbage-collector.js';
 import type { Controller } from './runtime/controller.js';
 import type { EventRecorder } from './runtime/event-recorder.js';
 import { InformerFactory } from './runtime/informer-factory.js';
@@ -69,6 +72,8 @@ export interface ControllerManagerOptions {
   clock?: Clock;
   /** The first delay before a failed Job pod is replaced (doubling up to kube's 6 minutes; default 10 s, tests shorten it). */
   jobBackoffBaseMs?: number;
+  /** Runs the garbage collector (default), as kube-controller-manager's `--enable-garbage-collector`. */
+  enableGarbageCollector?: boolean;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -172,7 +177,10 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       rootCaPublisher({ client: options.clientFor(CONTROLLER_USERS.rootCaPublisher), caBundle: options.rootCaBundle, tenants: tenantInformer, namespaces: namespaceInformer, rootCaConfigMaps, log }),
     );
   }
+  // kube-controller-manager's --enable-garbage-collector: on unless turned off.
+  const garbageCollector = options.enableGarbageCollector === false ? undefined : new GarbageCollector({ client: options.clientFor(CONTROLLER_USERS.garbageCollector), log });
   informers.start();
+  garbageCollector?.start();
   let stopped = false;
   // Workers start once every cache has its first listing (client-go's WaitForCacheSync): before,
   // a tenant or an account not yet listed would look absent, and a reconcile would act on that.
@@ -186,7 +194,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
     async stop() {
       stopped = true;
       informers.stop();
-      await Promise.all(controllers.map((c) => c.stop()));
+      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector?.stop()]);
       await Promise.all(recorders.map((r) => r.stop()));
     },
   };

@@ -120,6 +120,7 @@ export const CONTROLLER_USERS = {
   statefulSet: 'system:controller:statefulset-controller',
   daemonSet: 'system:controller:daemon-set-controller',
   ttlAfterFinished: 'system:controller:ttl-after-finished-controller',
+  garbageCollector: 'system:controller:generic-garbage-collector',
 } as const;
 
 /** What every controller that records events may do with them, in both event APIs (upstream's eventsRule). */
@@ -237,6 +238,8 @@ function controllerRoles(): ClusterRole[] {
       eventsRule(),
     ]),
     clusterRole(CONTROLLER_USERS.ttlAfterFinished, [rule(['get', 'list', 'watch', 'delete'], [BATCH], ['jobs']), eventsRule()]),
+    // Watches every collected kind (discovered, custom resources included) and edits or deletes any of them.
+    clusterRole(CONTROLLER_USERS.garbageCollector, [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*'])]),
   ];
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Deployment } from '../../api/kinds/apps/deployment.js';
 import type { ReplicaSet } from '../../api/kinds/apps/replicaset.js';
-import { nowTimestamp } from '../../api/registry/generic-store.js';
+import { nowTimestamp } from '../../api/registry/timestamp.js';
 import { canonicalJson } from './pod-template-hash.js';
 import { actualReplicaCount, availableReplicaCount, maxUnavailable, readyReplicaCount, replicaCount, specReplicas } from './rollout-arithmetic.js';
 

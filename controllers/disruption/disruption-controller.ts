@@ -10,7 +10,7 @@ import type { Deployment } from '../../api/kinds/apps/deployment.js';
 import type { ReplicaSet } from '../../api/kinds/apps/replicaset.js';
 import type { Pod } from '../../api/kinds/core/types.js';
 import { podDisruptionBudgets, type PodDisruptionBudget } from '../../api/kinds/policy/poddisruptionbudget.js';
-import { nowTimestamp } from '../../api/registry/generic-store.js';
+import { nowTimestamp } from '../../api/registry/timestamp.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { LabelSelector } from '../../api/validation/label-selector.js';
 import { isNotFound } from '../../src/client/api-status.js';

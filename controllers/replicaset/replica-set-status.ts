@@ -5,7 +5,7 @@
  */
 import type { Pod } from '../../api/kinds/core/types.js';
 import type { KubeObject } from '../../api/registry/object.js';
-import { nowTimestamp } from '../../api/registry/generic-store.js';
+import { nowTimestamp } from '../../api/registry/timestamp.js';
 import { isPodAvailable, isPodReady } from './pod-state.js';
 import type { ReplicaSetKind, ReplicaSetStatus } from './replica-set-kinds.js';
 

@@ -16,7 +16,7 @@
  */
 import type { Node } from '../../api/kinds/core/node.js';
 import type { Pod, PodCondition } from '../../api/kinds/core/types.js';
-import { nowTimestamp } from '../../api/registry/generic-store.js';
+import { nowTimestamp } from '../../api/registry/timestamp.js';
 import { ApiError } from '../../api/status.js';
 import { pods as podsKind } from '../../src/client/builtin-kinds.js';
 import type { KubeClient } from '../../src/client/kube-client.js';

@@ -14,7 +14,7 @@ import { InProcessIdentities } from '../../authz/in-process-identities.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
 import { KubeClient } from '../client/kube-client.js';
-import type { AdvertisedEndpoint } from '../../controllers/kubernetes-service/kubernetes-service-objects.js';
+import type { AdvertisedEndpoint } from '../apiserver-controllers/kubernetes-service/kubernetes-service-objects.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../control-plane.js';
 import type { ControllerManagerOptions } from '../../controllers/controller-manager.js';
 import { startInProcessControllerManager } from '../in-process-controller-manager.js';
@@ -42,8 +42,8 @@ export interface InProcessServerOptions {
   advertise?: AdvertisedEndpoint;
   /** The CA the root CA publisher puts into every namespace (default: none, the publisher does not run). */
   rootCaBundle?: string;
-  /** Options of the controller manager (a clock, a short job backoff, an event recorder). */
-  controllers?: Partial<Pick<ControllerManagerOptions, 'eventRecorderFor' | 'clock' | 'jobBackoffBaseMs'>>;
+  /** Options of the controller manager (a clock, a short job backoff, an event recorder, no garbage collector). */
+  controllers?: Partial<Pick<ControllerManagerOptions, 'eventRecorderFor' | 'clock' | 'jobBackoffBaseMs' | 'enableGarbageCollector'>>;
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {

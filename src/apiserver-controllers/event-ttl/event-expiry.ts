@@ -8,11 +8,11 @@
  * `managedFields` (every write through the API stamps its manager's entry). Several servers on one
  * etcd may all sweep: a second delete of the same event finds it gone or changed, and is dropped.
  */
-import { ALL_TENANTS, type GenericStore } from '../../api/registry/generic-store.js';
-import type { KubeObject } from '../../api/registry/object.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import type { WatchCaches } from '../../api/registry/watch-cache.js';
-import { ApiError } from '../../api/status.js';
+import { ALL_TENANTS, type GenericStore } from '../../../api/registry/generic-store.js';
+import type { KubeObject } from '../../../api/registry/object.js';
+import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
+import type { WatchCaches } from '../../../api/registry/watch-cache.js';
+import { ApiError } from '../../../api/status.js';
 
 /** kube-apiserver's `--event-ttl` default. */
 export const EVENT_TTL_MS = 60 * 60_000;
