@@ -26,8 +26,9 @@ describe('workload controllers in the controller manager', () => {
 
   const markReady = async (names: string[]) => {
     for (const name of names) {
-      const pod = await t1.resource(pods).get(name);
-      await t1.resource(pods).updateStatus({ ...pod, status: { ...pod.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } });
+      // A patch, not an update: the scheduler may bind the pod meanwhile.
+      const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] };
+      await t1.resource(pods).patch(name, 'merge', { status }, { subresource: 'status' });
     }
   };
   const activePods = async (prefix: string) => (await t1.resource(pods).list()).items.filter((p: Pod) => p.metadata.name!.startsWith(prefix) && !p.metadata.deletionTimestamp);
