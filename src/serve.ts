@@ -10,12 +10,14 @@ import { serviceAccountAuthenticator } from '../authz/service-account-authentica
 import { ServiceAccountTokens } from '../authz/service-account-token.js';
 import { x509Authenticator } from '../authz/x509-authenticator.js';
 import { openStore } from '../storage/open-store.js';
+import type { EtcdTlsFiles } from '../storage/etcd/etcd-store.js';
 import { startCompactor } from '../storage/compactor.js';
 import { startControlPlane } from './control-plane.js';
 import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.js';
 import { advertiseAddress } from './bootstrap/advertise-address.js';
 import { prepareDataDir } from './bootstrap/data-dir.js';
 import { ensureServiceAccountKey } from './bootstrap/service-account-key.js';
+import { readServiceAccountKeyFile } from './bootstrap/operator-pki.js';
 import { readBuildInfo, versionInfo } from './server/build-info.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
@@ -28,7 +30,16 @@ export interface ServeOptions {
   bindAddress: string;
   /** Empty: the embedded SQLite store. */
   etcdServers: readonly string[];
+  etcdTls?: EtcdTlsFiles;
+  /** Root of every etcd key ('' for none). */
+  etcdPrefix?: string;
   tokenAuthFile: string;
+  /** The operator's serving certificate and key, instead of the data directory's. */
+  servingFiles?: { certFile: string; keyFile: string };
+  /** The operator's client CA bundle, instead of the data directory's client CA. */
+  clientCaFile?: string;
+  /** The operator's service-account signing key, instead of `<data-dir>/sa.key`. */
+  serviceAccountKeyFile?: string;
   dataDir: string;
   tlsSans: readonly string[];
   /** IPv4 CIDR that every space allocates Service cluster IPs from. */
@@ -54,13 +65,14 @@ export async function serve(options: ServeOptions): Promise<void> {
 async function start(options: ServeOptions, logger: Logger): Promise<void> {
   const buildInfo = await readBuildInfo();
   const prepared = await prepareDataDir(options, logger);
-  const store = await openStore({ etcdServers: options.etcdServers, dataDir: options.dataDir });
+  const store = await openStore({ etcdServers: options.etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir });
   try {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
     // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
     const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
     const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, log: logger });
-    const serviceAccountTokens = new ServiceAccountTokens(await ensureServiceAccountKey(options.dataDir, logger));
+    const serviceAccountKey = options.serviceAccountKeyFile ? await readServiceAccountKeyFile(options.serviceAccountKeyFile) : await ensureServiceAccountKey(options.dataDir, logger);
+    const serviceAccountTokens = new ServiceAccountTokens(serviceAccountKey);
     // The in-process controllers' identities: tokens that exist in this process only.
     const inProcessIdentities = new InProcessIdentities();
     const tokenAuthenticators = [
@@ -70,7 +82,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const app = buildApp({
       store,
       // Client certificates first, as kube-apiserver tries them first.
-      authenticate: authenticationChain([x509Authenticator({ clientCa: prepared.clientCa.cert, log: logger }), bearerTokenAuthenticator(inProcessIdentities), ...tokenAuthenticators]),
+      authenticate: authenticationChain([x509Authenticator({ clientCa: prepared.clientCaBundle, log: logger }), bearerTokenAuthenticator(inProcessIdentities), ...tokenAuthenticators]),
       reviewToken: tokenAuthenticator(authenticationChain(tokenAuthenticators)),
       authorizer: plane.authorizer,
       tenantExists: plane.tenantExists,
@@ -81,16 +93,16 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       generic: plane.generic,
       watchCaches: plane.watchCaches,
       nodeUsage: plane.nodeUsage,
-      tls: { ...prepared.serving, clientCa: prepared.clientCa.cert },
+      tls: { ...prepared.serving, clientCa: prepared.clientCaBundle },
     });
     app.addHook('onClose', async () => compactor?.stop());
     await app.listen({ host: options.bindAddress, port: options.securePort });
     const port = (app.server.address() as AddressInfo).port;
     const url = serverUrl(options.bindAddress, port);
-    plane.advertise({ address: advertiseAddress(options.bindAddress), port, caBundle: prepared.ca.cert });
+    plane.advertise({ address: advertiseAddress(options.bindAddress), port, caBundle: prepared.servingCaBundle });
     let adminKubeconfig: string | undefined;
     if (prepared.adminToken !== null) {
-      const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
+      const spec = { server: url, caCert: prepared.servingCaBundle, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
     const controllers = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, logger) : undefined;

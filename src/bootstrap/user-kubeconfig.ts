@@ -47,10 +47,16 @@ function check(what: string, value: string, ok: boolean): void {
   if (!ok) throw new Error(`invalid ${what} ${JSON.stringify(value)}`);
 }
 
-async function defaultServer(dataDir: string): Promise<string> {
+/**
+ * The server URL and serving CA of the admin kubeconfig the server wrote: it names the port bound
+ * and the CA clients trust, the operator's own with `--tls-cert-file`.
+ */
+async function adminCluster(dataDir: string): Promise<{ server?: string; caCert?: string }> {
   const text = await readFileIfExists(adminKubeconfigPath(dataDir));
-  const parsed = text ? (parseYaml(text) as { clusters?: Array<{ cluster?: { server?: string } }> }) : undefined;
-  return parsed?.clusters?.[0]?.cluster?.server ?? 'https://127.0.0.1:6443';
+  const parsed = text ? (parseYaml(text) as { clusters?: Array<{ cluster?: { server?: string; 'certificate-authority-data'?: string } }> }) : undefined;
+  const cluster = parsed?.clusters?.[0]?.cluster;
+  const caData = cluster?.['certificate-authority-data'];
+  return { server: cluster?.server, caCert: caData === undefined ? undefined : Buffer.from(caData, 'base64').toString('utf8') };
 }
 
 export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promise<string> {
@@ -65,14 +71,15 @@ export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promi
     if (options.tenant !== SYSTEM_TENANT && options.space !== options.tenant) throw new Error('only users of the system tenant can address another space');
   }
 
-  const caCert = await readFileIfExists(join(options.dataDir, 'ca.crt'));
+  const admin = await adminCluster(options.dataDir);
+  const caCert = admin.caCert ?? (await readFileIfExists(join(options.dataDir, 'ca.crt')));
   if (caCert === null) throw new Error(`no CA in ${options.dataDir}: start the server once with this --data-dir first`);
   const credential: KubeconfigCredential =
     credentialKind === 'token'
       ? { token: await addTokenRow(options.tokenFile ?? join(options.dataDir, 'tokens.csv'), options.user, groups, options.tenant) }
       : { clientCertificate: await issueClientCertificate(await readClientCa(options.dataDir), { user: options.user, tenant: options.tenant, groups }) };
 
-  const base = (options.server ?? (await defaultServer(options.dataDir))).replace(/\/+$/, '');
+  const base = (options.server ?? admin.server ?? 'https://127.0.0.1:6443').replace(/\/+$/, '');
   const space = options.space ?? (options.tenant === SYSTEM_TENANT ? undefined : options.tenant);
   const server = space === undefined ? base : `${base}/tenants/${space}`;
   return renderKubeconfig({ server, caCert, userName: options.user, ...credential });
