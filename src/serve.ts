@@ -21,6 +21,8 @@ import { readServiceAccountKeyFile } from './bootstrap/operator-pki.js';
 import { readBuildInfo, versionInfo } from './server/build-info.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
+import { ApiMetrics } from './server/metrics.js';
+import { builtinKinds } from '../api/kinds/index.js';
 import { exitOnSignals } from './shutdown.js';
 import { InProcessIdentities } from '../authz/in-process-identities.js';
 import { startInProcessControllerManager } from './in-process-controller-manager.js';
@@ -65,12 +67,14 @@ export async function serve(options: ServeOptions): Promise<void> {
 async function start(options: ServeOptions, logger: Logger): Promise<void> {
   const buildInfo = await readBuildInfo();
   const prepared = await prepareDataDir(options, logger);
-  const store = await openStore({ etcdServers: options.etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir });
+  const metrics = new ApiMetrics(builtinKinds);
+  const store = metrics.instrumentStore(await openStore({ etcdServers: options.etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir }));
   try {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
     // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
     const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
     const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, log: logger });
+    metrics.observeWatchCaches(() => plane.watchCaches.stats());
     const serviceAccountKey = options.serviceAccountKeyFile ? await readServiceAccountKeyFile(options.serviceAccountKeyFile) : await ensureServiceAccountKey(options.dataDir, logger);
     const serviceAccountTokens = new ServiceAccountTokens(serviceAccountKey);
     // The in-process controllers' identities: tokens that exist in this process only.
@@ -93,6 +97,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       generic: plane.generic,
       watchCaches: plane.watchCaches,
       nodeUsage: plane.nodeUsage,
+      metrics,
       tls: { ...prepared.serving, clientCa: prepared.clientCaBundle },
     });
     app.addHook('onClose', async () => compactor?.stop());

@@ -27,6 +27,8 @@ import { answerClientError, dropStalledBodies, trackRequestMethods, REQUEST_TIME
 import { statusErrorHandler, statusNotFoundHandler } from './status.js';
 import { statusFromError } from '../../api/status.js';
 import { versionRoutes } from './version-routes.js';
+import type { ApiMetrics } from './metrics.js';
+import { metricsRoutes, recordRequestMetrics } from './metrics-routes.js';
 
 /** Kubernetes' limit on request bodies (3 MiB); larger bodies are 413 RequestEntityTooLarge. */
 export const BODY_LIMIT = 3 * 1024 * 1024;
@@ -55,6 +57,8 @@ export interface AppDeps {
   serviceAccountTokens?: ServiceAccountTokens;
   /** Which nodes run pods of which space (the control plane's), for a tenant's view of nodes. */
   nodeUsage?: NodeUsage;
+  /** Counts requests and serves `/metrics`; without it there is no `/metrics`. */
+  metrics?: ApiMetrics;
 }
 
 /** An HTTPS server in production; plain HTTP when built without `tls` (tests). */
@@ -105,11 +109,13 @@ export function buildApp(deps: AppDeps): KubeApp {
     return typeof payload === 'string' && reply.hasHeader('warning') ? Buffer.from(payload) : payload;
   });
   dropStalledBodies(app);
+  if (deps.metrics) recordRequestMetrics(app, deps.metrics);
   app.addHook('onRequest', authenticateRequest(deps.authenticate, deps.authorizer, deps.tenantExists));
 
   app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });
   app.register(versionRoutes, { buildInfo: deps.buildInfo });
-  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, watchCaches: deps.watchCaches, authorizer: deps.authorizer, reviewToken: deps.reviewToken, serviceAccountTokens: deps.serviceAccountTokens, nodeUsage: deps.nodeUsage });
+  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, watchCaches: deps.watchCaches, authorizer: deps.authorizer, reviewToken: deps.reviewToken, serviceAccountTokens: deps.serviceAccountTokens, nodeUsage: deps.nodeUsage, metrics: deps.metrics });
+  if (deps.metrics) app.register(metricsRoutes, { metrics: deps.metrics });
   app.register(openApiRoutes, { registry: deps.registry, kubeVersion: versionInfo(deps.buildInfo).gitVersion });
   return app;
 }

@@ -1,0 +1,261 @@
+/**
+ * The server's Prometheus metrics (`GET /metrics`, text format), named and labelled as
+ * kube-apiserver's so its dashboards and alerts work:
+ *
+ *   apiserver_request_total{verb,group,version,resource,subresource,scope,component,code}
+ *   apiserver_request_duration_seconds{verb,group,version,resource,subresource,scope,component}
+ *   apiserver_longrunning_requests{verb,group,version,resource,subresource,scope,component}
+ *   apiserver_registered_watchers{group,version,kind}, apiserver_watch_events_total{group,version,kind}
+ *   etcd_request_duration_seconds{operation,type}     (the storage backend's latency, SQLite included)
+ *   apiserver_watch_cache_objects / _events / _resource_version {group,resource}
+ *   process_* and nodejs_*                            (prom-client's default metrics)
+ *
+ * Cardinality is bounded by construction: no label ever holds a tenant, namespace, name or user,
+ * and every label value comes from a fixed set. A resource (or storage type) that is not built in —
+ * a custom resource of any space, or a path that names no resource — is counted under group,
+ * version and resource `other`, so a tenant creating CRDs creates no series. Subresources and
+ * non-resource paths outside the known set are `other` too. The bound is printed by `seriesBound()`.
+ *
+ * Recording is on every request's path, so it pays once: each distinct label set's children are
+ * looked up by one string key in a Map (prom-client's own lookup hashes the label object on each
+ * call), and nothing is allocated per request beyond that key.
+ *
+ * @example
+ *   const metrics = new ApiMetrics(builtinKinds);
+ *   const store = metrics.instrumentStore(await openStore(…));
+ *   app.get('/metrics', async (_, reply) => reply.type(metrics.contentType).send(await metrics.render()));
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
+import type { Store } from '../../storage/store.js';
+import type { RequestInfo } from './request-info.js';
+
+/** kube-apiserver's buckets for apiserver_request_duration_seconds and etcd_request_duration_seconds. */
+export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+
+/** The label value for anything outside the fixed sets. */
+export const OTHER = 'other';
+const COMPONENT = 'apiserver';
+
+/** kube-apiserver's metric verbs for our authorization verbs (`APPLY` for a server-side apply PATCH). */
+const METRIC_VERBS: Record<string, string> = {
+  get: 'GET', list: 'LIST', watch: 'WATCH', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETECOLLECTION',
+};
+const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const KNOWN_SUBRESOURCES = new Set([
+  'status', 'scale', 'finalize', 'binding', 'eviction', 'ephemeralcontainers', 'resize', 'log', 'exec', 'attach', 'portforward', 'proxy', 'token', 'approval',
+]);
+/** Subresources whose requests stay open (streams), counted in apiserver_longrunning_requests. */
+const LONGRUNNING_SUBRESOURCES = new Set(['log', 'exec', 'attach', 'portforward', 'proxy']);
+const KNOWN_PATH_ROOTS = new Set(['api', 'apis', 'healthz', 'livez', 'readyz', 'version', 'metrics', 'openapi']);
+const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
+
+type RequestLabel = 'verb' | 'group' | 'version' | 'resource' | 'subresource' | 'scope' | 'component';
+const REQUEST_LABELS: RequestLabel[] = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
+
+/** The label values of one request, minus the code. */
+type RequestSeries = Record<RequestLabel, string>;
+
+interface SeriesChildren {
+  duration: Histogram.Internal<RequestLabel>;
+  longrunning: Gauge.Internal<RequestLabel>;
+  /** apiserver_request_total's children by code. */
+  byCode: Map<number, Counter.Internal>;
+  labels: RequestSeries;
+}
+
+/** A watch stream's series: its registration and the events it sends. */
+export interface WatchMetrics {
+  eventSent(): void;
+  stopped(): void;
+}
+
+/** What the watch-cache gauges read at scrape time. */
+export interface WatchCacheStats {
+  def: Pick<ResourceDefinition, 'group' | 'resource'>;
+  objects: number;
+  events: number;
+  revision: number;
+}
+
+export class ApiMetrics {
+  readonly registry = new Registry();
+  /** `group/version/resource` of the built-in kinds: the only resources with series of their own. */
+  private readonly builtin = new Set<string>();
+  /** `group/resource` with the core group as `core`, for storage keys. */
+  private readonly builtinStorageTypes = new Map<string, string>();
+  private readonly builtinKinds = new Set<string>();
+  private readonly series = new Map<string, SeriesChildren>();
+  private readonly requests: Counter<RequestLabel | 'code'>;
+  private readonly durations: Histogram<RequestLabel>;
+  private readonly longrunning: Gauge<RequestLabel>;
+  private readonly watchers: Gauge<'group' | 'version' | 'kind'>;
+  private readonly watchEvents: Counter<'group' | 'version' | 'kind'>;
+  private readonly storage: Histogram<'operation' | 'type'>;
+  private readonly storageChildren = new Map<string, Histogram.Internal<'operation' | 'type'>>();
+  private watchCacheStats: () => WatchCacheStats[] = () => [];
+
+  constructor(builtinKinds: readonly Pick<ResourceDefinition, 'group' | 'version' | 'resource' | 'kind'>[]) {
+    for (const def of builtinKinds) {
+      this.builtin.add(`${def.group}/${def.version}/${def.resource}`);
+      this.builtinKinds.add(`${def.group}/${def.version}/${def.kind}`);
+      this.builtinStorageTypes.set(`${def.group === '' ? 'core' : def.group}/${def.resource}`, `${def.resource}${def.group === '' ? '' : `.${def.group}`}`);
+    }
+    const registers = [this.registry];
+    this.requests = new Counter({ name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.', labelNames: [...REQUEST_LABELS, 'code'], registers });
+    this.durations = new Histogram({ name: 'apiserver_request_duration_seconds', help: 'Response latency distribution in seconds for each verb, group, version, resource, subresource, scope and component.', labelNames: REQUEST_LABELS, buckets: REQUEST_DURATION_BUCKETS, registers });
+    this.longrunning = new Gauge({ name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.', labelNames: REQUEST_LABELS, registers });
+    this.watchers = new Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], registers });
+    this.watchEvents = new Counter({ name: 'apiserver_watch_events_total', help: 'Number of events sent in watch clients', labelNames: ['group', 'version', 'kind'], registers });
+    this.storage = new Histogram({ name: 'etcd_request_duration_seconds', help: 'Storage request latency in seconds for each operation and object type (etcd, or the embedded SQLite store).', labelNames: ['operation', 'type'], buckets: REQUEST_DURATION_BUCKETS, registers });
+    const stats = () => this.watchCacheStats();
+    const builtinResource = (def: Pick<ResourceDefinition, 'group' | 'resource'>) => this.builtinStorageTypes.has(`${def.group === '' ? 'core' : def.group}/${def.resource}`);
+    // Collected at scrape time; custom resources of every space are summed (a maximum for revisions) under `other`.
+    const cacheGauge = (name: string, help: string, value: (s: WatchCacheStats, current: number) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['group', 'resource'],
+        registers,
+        collect(this: Gauge<'group' | 'resource'>) {
+          this.reset();
+          const totals = new Map<string, { group: string; resource: string; value: number }>();
+          for (const s of stats()) {
+            const labels = builtinResource(s.def) ? { group: s.def.group, resource: s.def.resource } : { group: OTHER, resource: OTHER };
+            const key = `${labels.group}/${labels.resource}`;
+            const entry = totals.get(key) ?? { ...labels, value: 0 };
+            entry.value = value(s, entry.value);
+            totals.set(key, entry);
+          }
+          for (const { group, resource, value: v } of totals.values()) this.set({ group, resource }, v);
+        },
+      });
+    cacheGauge('apiserver_watch_cache_objects', 'Number of objects held in the watch cache, by resource.', (s, sum) => sum + s.objects);
+    cacheGauge('apiserver_watch_cache_events', 'Number of events held in the watch cache\'s window, by resource.', (s, sum) => sum + s.events);
+    cacheGauge('apiserver_watch_cache_resource_version', 'The revision the watch cache has caught up with, by resource.', (s, max) => Math.max(max, s.revision));
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /** The watch caches to report on at each scrape. */
+  observeWatchCaches(stats: () => WatchCacheStats[]): void {
+    this.watchCacheStats = stats;
+  }
+
+  /**
+   * The series of a request, from what request-info parsed (before authentication, so refused
+   * requests count too). Call `requestStarted` when it arrives and `requestEnded` when it is done.
+   */
+  requestStarted(info: RequestInfo | null, method: string, contentType: string | undefined): SeriesChildren {
+    const labels = this.labelsOf(info, method, contentType);
+    const key = `${labels.verb}|${labels.group}|${labels.version}|${labels.resource}|${labels.subresource}|${labels.scope}`;
+    let children = this.series.get(key);
+    if (children === undefined) {
+      children = { duration: this.durations.labels(labels), longrunning: this.longrunning.labels(labels), byCode: new Map(), labels };
+      this.series.set(key, children);
+    }
+    if (isLongRunning(labels)) children.longrunning.inc();
+    return children;
+  }
+
+  requestEnded(children: SeriesChildren, code: number, seconds: number): void {
+    if (isLongRunning(children.labels)) children.longrunning.dec();
+    children.duration.observe(seconds);
+    let counter = children.byCode.get(code);
+    if (counter === undefined) {
+      counter = this.requests.labels({ ...children.labels, code: String(code) });
+      children.byCode.set(code, counter);
+    }
+    counter.inc();
+  }
+
+  /** A watch of `def` has started; the handle counts its events and its end. */
+  watchStarted(def: Pick<ResourceDefinition, 'group' | 'version' | 'kind'>): WatchMetrics {
+    const labels = this.builtinKinds.has(`${def.group}/${def.version}/${def.kind}`) ? { group: def.group, version: def.version, kind: def.kind } : { group: OTHER, version: OTHER, kind: OTHER };
+    const registered = this.watchers.labels(labels);
+    const events = this.watchEvents.labels(labels);
+    registered.inc();
+    return { eventSent: () => events.inc(), stopped: () => registered.dec() };
+  }
+
+  /** The store with every call but watches (which last) timed in etcd_request_duration_seconds. */
+  instrumentStore(store: Store): Store {
+    const timed = <T>(operation: string, key: string, call: () => Promise<T>): Promise<T> => {
+      const histogram = this.storageChild(operation, key);
+      const start = performance.now();
+      return call().finally(() => histogram.observe((performance.now() - start) / 1000));
+    };
+    return {
+      backend: store.backend,
+      get: (key, opts) => timed('get', key, () => store.get(key, opts)),
+      list: (prefix, opts) => timed('list', prefix, () => store.list(prefix, opts)),
+      create: (key, value) => timed('create', key, () => store.create(key, value)),
+      update: (key, value, expected) => timed('update', key, () => store.update(key, value, expected)),
+      delete: (key, expected) => timed('delete', key, () => store.delete(key, expected)),
+      watch: (prefix, opts, handler) => store.watch(prefix, opts, handler),
+      currentRevision: () => timed('currentRevision', '', () => store.currentRevision()),
+      compactedRevision: () => store.compactedRevision(),
+      compact: (revision) => timed('compact', '', () => store.compact(revision)),
+      ping: () => store.ping(),
+      close: () => store.close(),
+    };
+  }
+
+  private storageChild(operation: string, key: string): Histogram.Internal<'operation' | 'type'> {
+    const type = this.storageType(key);
+    const childKey = `${operation}|${type}`;
+    let child = this.storageChildren.get(childKey);
+    if (child === undefined) {
+      child = this.storage.labels({ operation, type });
+      this.storageChildren.set(childKey, child);
+    }
+    return child;
+  }
+
+  /** `pods`, `deployments.apps`, from `/registry/<group>/<resource>/…`; `other` for what is not built in. */
+  private storageType(key: string): string {
+    if (key === '') return '';
+    const [, root, group, resource] = key.split('/', 4);
+    if (root !== 'registry' || group === undefined || resource === undefined) return OTHER;
+    return this.builtinStorageTypes.get(`${group}/${resource}`) ?? OTHER;
+  }
+
+  private labelsOf(info: RequestInfo | null, method: string, contentType: string | undefined): RequestSeries {
+    if (info === null || info.kind === 'nonresource') {
+      const root = info?.path.split('/', 2)[1] ?? '';
+      return {
+        verb: HTTP_METHODS.has(method) ? method : OTHER,
+        group: '',
+        version: '',
+        resource: '',
+        subresource: KNOWN_PATH_ROOTS.has(root) ? `/${root}` : OTHER,
+        scope: '',
+        component: COMPONENT,
+      };
+    }
+    const known = this.builtin.has(`${info.group}/${info.version}/${info.resource}`);
+    let verb = METRIC_VERBS[info.verb] ?? OTHER;
+    if (verb === 'PATCH' && contentType?.startsWith(APPLY_CONTENT_TYPE)) verb = 'APPLY';
+    if (LONGRUNNING_SUBRESOURCES.has(info.subresource ?? '') && verb === 'POST') verb = 'CONNECT';
+    return {
+      verb,
+      group: known ? info.group : OTHER,
+      version: known ? info.version : OTHER,
+      resource: known ? info.resource : OTHER,
+      subresource: info.subresource === undefined ? '' : KNOWN_SUBRESOURCES.has(info.subresource) ? info.subresource : OTHER,
+      scope: info.name !== undefined ? 'resource' : info.namespace !== undefined ? 'namespace' : 'cluster',
+      component: COMPONENT,
+    };
+  }
+}
+
+function isLongRunning(labels: RequestSeries): boolean {
+  return labels.verb === 'WATCH' || LONGRUNNING_SUBRESOURCES.has(labels.subresource);
+}
