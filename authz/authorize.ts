@@ -96,12 +96,6 @@ export class Authorizer {
     return this.rbac.isShared(kind, name);
   }
 
-  /** Refuses what the decision does not allow, worded as kube-apiserver's refusals. */
-  assertAuthorized(user: UserInfo, attrs: AccessAttributes): void {
-    const decision = this.authorize(user, attrs);
-    if (!decision.allowed) throw forbidden(user, attrs, decision.reason);
-  }
-
   private changesSharedDefault(attrs: AccessAttributes): boolean {
     if (attrs.name === undefined || attrs.subresource !== undefined || !CHANGING_VERBS.has(attrs.verb)) return false;
     if (attrs.group === APIEXTENSIONS_GROUP && attrs.resource === 'customresourcedefinitions') return this.isSharedCrd(attrs.name);

@@ -58,6 +58,13 @@ function withEnvironment<T>(y: Argv<T>): Argv<T> {
   return y.config(fromEnvironment);
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
+
+/** klog's `--v` as a pino level: 0-1 info (klog's default detail), 2-4 debug, 5 and up trace. */
+function levelOfVerbosity(v: number): string {
+  return v >= 5 ? 'trace' : v >= 2 ? 'debug' : 'info';
+}
+
 /** `--flag=a,b --flag c` → ['a', 'b', 'c']. */
 function commaList(values: readonly (string | number)[] | undefined): string[] {
   return (values ?? []).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
@@ -96,11 +103,22 @@ await yargs(hideBin(process.argv))
           .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
           .option('service-cluster-ip-range', { type: 'string', default: '10.96.0.0/12', describe: 'IPv4 CIDR each space allocates Service cluster IPs from' })
           .option('controllers', { type: 'boolean', default: true, describe: 'Run the controller manager in the server (false: run `kube-spaces controllers` against it)' })
+          .option('audit-policy-file', { type: 'string', describe: 'audit.k8s.io/v1 Policy deciding what is audited at which level (with `tenants` on rules)' })
+          .option('audit-log-path', { type: 'string', describe: 'Where audit events go, one JSON line each; - for stdout' })
+          .option('audit-log-maxsize', { type: 'number', default: 0, describe: 'Rotate the audit log past this many MB (0: never)' })
+          .option('audit-log-maxbackup', { type: 'number', default: 0, describe: 'Rotated audit logs kept (0: all)' })
+          .option('audit-log-maxage', { type: 'number', default: 0, describe: 'Days a rotated audit log is kept (0: forever)' })
+          .option('log-level', { type: 'string', choices: LOG_LEVELS, describe: 'Log level (default: from --v, else info)' })
+          .option('v', { type: 'number', default: 0, describe: 'klog verbosity: 0-1 info, 2-4 debug, 5 and up trace' })
           .check((argv) => {
             const port = argv['secure-port'];
             if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--secure-port must be 0-65535, got ${port}`);
             if ((argv['etcd-certfile'] === undefined) !== (argv['etcd-keyfile'] === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
             if ((argv['tls-cert-file'] === undefined) !== (argv['tls-private-key-file'] === undefined)) throw new Error('--tls-cert-file and --tls-private-key-file go together');
+            if ((argv['audit-policy-file'] === undefined) !== (argv['audit-log-path'] === undefined)) throw new Error('--audit-policy-file and --audit-log-path go together');
+            for (const flag of ['audit-log-maxsize', 'audit-log-maxbackup', 'audit-log-maxage', 'v'] as const) {
+              if (!Number.isInteger(argv[flag]) || argv[flag] < 0) throw new Error(`--${flag} must be a whole number, 0 or more`);
+            }
             const prefix = argv['etcd-prefix'];
             if (prefix !== '' && !ETCD_PREFIX.test(prefix)) throw new Error(`--etcd-prefix must start with / and not end with one, got ${JSON.stringify(prefix)}`);
             return true;
@@ -118,6 +136,17 @@ await yargs(hideBin(process.argv))
         servingFiles: argv['tls-cert-file'] !== undefined ? { certFile: argv['tls-cert-file'], keyFile: argv['tls-private-key-file']! } : undefined,
         clientCaFile: argv['client-ca-file'],
         serviceAccountKeyFile: argv['service-account-key-file'],
+        audit:
+          argv['audit-policy-file'] !== undefined
+            ? {
+                policyFile: argv['audit-policy-file'],
+                logPath: argv['audit-log-path']!,
+                maxSizeMb: argv['audit-log-maxsize'],
+                maxBackups: argv['audit-log-maxbackup'],
+                maxAgeDays: argv['audit-log-maxage'],
+              }
+            : undefined,
+        logLevel: argv['log-level'] ?? levelOfVerbosity(argv.v),
         dataDir,
         tlsSans: commaList(argv['tls-san']),
         serviceClusterIpRange: argv['service-cluster-ip-range'],

@@ -22,6 +22,10 @@ import { readBuildInfo, versionInfo } from './server/build-info.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
 import { ApiMetrics } from './server/metrics.js';
+import { AuditRecorder } from './server/audit/audit-events.js';
+import { AuditLog } from './server/audit/audit-log.js';
+import { parseAuditPolicy } from './server/audit/audit-policy.js';
+import { readFile } from 'node:fs/promises';
 import { builtinKinds } from '../api/kinds/index.js';
 import { exitOnSignals } from './shutdown.js';
 import { InProcessIdentities } from '../authz/in-process-identities.js';
@@ -42,6 +46,10 @@ export interface ServeOptions {
   clientCaFile?: string;
   /** The operator's service-account signing key, instead of `<data-dir>/sa.key`. */
   serviceAccountKeyFile?: string;
+  /** The audit policy and log (`--audit-*`); none: nothing is audited. */
+  audit?: { policyFile: string; logPath: string; maxSizeMb: number; maxBackups: number; maxAgeDays: number };
+  /** pino's level (`--log-level`, or from `--v`). */
+  logLevel?: string;
   dataDir: string;
   tlsSans: readonly string[];
   /** IPv4 CIDR that every space allocates Service cluster IPs from. */
@@ -53,9 +61,32 @@ export interface ServeOptions {
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
 const ETCD_COMPACTION_INTERVAL_MS = 5 * 60_000;
 
+/** The audit policy read and the audit log opened, its events and losses counted in the metrics. */
+async function openAudit(options: NonNullable<ServeOptions['audit']>, metrics: ApiMetrics, logger: Logger): Promise<{ recorder: AuditRecorder; log: AuditLog }> {
+  let policy;
+  try {
+    policy = parseAuditPolicy(await readFile(options.policyFile, 'utf8'));
+  } catch (err) {
+    throw new Error(`--audit-policy-file ${options.policyFile}: ${(err as Error).message}`);
+  }
+  const log = await AuditLog.open({
+    path: options.logPath,
+    maxSizeMb: options.maxSizeMb,
+    maxBackups: options.maxBackups,
+    maxAgeDays: options.maxAgeDays,
+    onDropped: () => metrics.auditError(),
+    onError: (err) => {
+      metrics.auditError();
+      logger.error({ err }, 'writing the audit log failed');
+    },
+  });
+  const counted = { write: (event: object) => (metrics.auditEvent(), log.write(event)) };
+  return { recorder: new AuditRecorder(policy, counted), log };
+}
+
 /** Starts the server; on a start-up failure logs why and exits 1. */
 export async function serve(options: ServeOptions): Promise<void> {
-  const logger = createLogger();
+  const logger = createLogger(options.logLevel);
   try {
     await start(options, logger);
   } catch (err) {
@@ -83,6 +114,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       bearerTokenAuthenticator(tokenFile),
       serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: plane.serviceAccountLookup, log: logger }),
     ];
+    const audit = options.audit ? await openAudit(options.audit, metrics, logger) : undefined;
     const app = buildApp({
       store,
       // Client certificates first, as kube-apiserver tries them first.
@@ -98,9 +130,13 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       watchCaches: plane.watchCaches,
       nodeUsage: plane.nodeUsage,
       metrics,
+      audit: audit?.recorder,
       tls: { ...prepared.serving, clientCa: prepared.clientCaBundle },
     });
-    app.addHook('onClose', async () => compactor?.stop());
+    app.addHook('onClose', async () => {
+      compactor?.stop();
+      await audit?.log.close();
+    });
     await app.listen({ host: options.bindAddress, port: options.securePort });
     const port = (app.server.address() as AddressInfo).port;
     const url = serverUrl(options.bindAddress, port);

@@ -9,14 +9,14 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Authenticator } from '../../authz/authenticate.js';
-import type { Authorizer } from '../../authz/authorize.js';
+import { forbidden, type Authorizer } from '../../authz/authorize.js';
 import type { AccessAttributes } from '../../api/access.js';
 import { impersonate } from '../../authz/impersonate.js';
 import { resolveTenant, type TenantExists } from '../../authz/resolve-tenant.js';
 import { anonymousUser } from '../../authz/user.js';
 import { parseFieldSelector, pinnedValue } from '../../api/selection/field-selector.js';
 import { pathSegmentProblems } from '../../api/validation/path-segment.js';
-import { requestInfoOf } from './request-context.js';
+import { noteAccess, requestInfoOf, type AccessRecord } from './request-context.js';
 import { checkPathSegments, type RequestInfo } from './request-info.js';
 import { ApiError } from '../../api/status.js';
 
@@ -71,12 +71,18 @@ export function authenticateRequest(authenticate: Authenticator, authorizer: Aut
       request.kube = { user: authenticated ?? anonymousUser(), info, tenant: '' };
       return;
     }
+    const record: AccessRecord = { authenticated };
+    noteAccess(request.raw, record);
     if (!authenticated) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
     const user = impersonate(authenticated, request.raw.rawHeaders, authorizer);
+    record.user = user;
     const tenant = info ? resolveTenant(info, user, tenantExists) : '';
+    record.tenant = tenant;
     // A path that is no request at all is answered 404 by routing.
     if (info) {
-      authorizer.assertAuthorized(user, attributesOf(info, tenant, request.query));
+      const attrs = attributesOf(info, tenant, request.query);
+      record.decision = authorizer.authorize(user, attrs);
+      if (!record.decision.allowed) throw forbidden(user, attrs, record.decision.reason);
       const refusal = checkPathSegments(info);
       if (refusal) throw refusal;
     }

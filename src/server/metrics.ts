@@ -94,6 +94,8 @@ export class ApiMetrics {
   private readonly storage: Histogram<'operation' | 'type'>;
   private readonly storageChildren = new Map<string, Histogram.Internal<'operation' | 'type'>>();
   private watchCacheStats: () => WatchCacheStats[] = () => [];
+  private readonly auditEvents: Counter;
+  private readonly auditErrors: Counter.Internal;
 
   constructor(builtinKinds: readonly Pick<ResourceDefinition, 'group' | 'version' | 'resource' | 'kind'>[]) {
     for (const def of builtinKinds) {
@@ -133,7 +135,19 @@ export class ApiMetrics {
     cacheGauge('apiserver_watch_cache_objects', 'Number of objects held in the watch cache, by resource.', (s, sum) => sum + s.objects);
     cacheGauge('apiserver_watch_cache_events', 'Number of events held in the watch cache\'s window, by resource.', (s, sum) => sum + s.events);
     cacheGauge('apiserver_watch_cache_resource_version', 'The revision the watch cache has caught up with, by resource.', (s, max) => Math.max(max, s.revision));
+    this.auditEvents = new Counter({ name: 'apiserver_audit_event_total', help: 'Counter of audit events generated and sent to the audit backend.', registers });
+    this.auditErrors = new Counter({ name: 'apiserver_audit_error_total', help: 'Counter of audit events that failed to be audited properly (dropped: the buffer was full, or the write failed).', labelNames: ['plugin'], registers }).labels({ plugin: 'log' });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One audit event was handed to the audit log. */
+  auditEvent(): void {
+    this.auditEvents.inc();
+  }
+
+  /** One audit event was lost (dropped or failed to write). */
+  auditError(): void {
+    this.auditErrors.inc();
   }
 
   get contentType(): string {
