@@ -21,6 +21,21 @@ import type { UserInfo } from '../api/access.js';
 /** The subject prefix that names a client certificate's tenant: `O=tenant:t1`. */
 export const TENANT_ORGANIZATION_PREFIX = 'tenant:';
 
+/**
+ * The subject alternative name (a URI) that binds a client certificate to one incarnation of its
+ * tenant: `urn:kube-spaces:tenant-uid:<uid>`.
+ */
+export const TENANT_UID_URI_PREFIX = 'urn:kube-spaces:tenant-uid:';
+
+/** The tenant uid a certificate's SAN names; null when it names none, undefined when it names several. */
+function tenantUidOf(cert: X509Certificate): string | null | undefined {
+  const uids = (cert.subjectAltName ?? '')
+    .split(', ')
+    .filter((name) => name.startsWith(`URI:${TENANT_UID_URI_PREFIX}`))
+    .map((name) => name.slice(`URI:${TENANT_UID_URI_PREFIX}`.length));
+  return uids.length === 0 ? null : uids.length === 1 ? uids[0] : undefined;
+}
+
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
 
@@ -92,9 +107,11 @@ function verifyClientCertificate(cert: X509Certificate, cas: readonly X509Certif
   // them, so certificates made for kube-apiserver need only the tenant added.
   const otherOrganizations = organizations.filter((o) => !o.startsWith(TENANT_ORGANIZATION_PREFIX));
   const groups = [...new Set([...subject.getField('OU'), ...otherOrganizations])];
+  const tenantUid = tenantUidOf(cert);
+  if (tenantUid === undefined) return { ok: false, reason: 'names several tenant uids' };
   return {
     ok: true,
-    user: { name, uid: '', groups, tenant, extra: {} },
+    user: { name, uid: '', groups, tenant, extra: {}, ...(tenantUid !== null ? { tenantUid } : {}) },
     validFrom: Date.parse(cert.validFrom),
     validTo: Date.parse(cert.validTo),
   };

@@ -122,6 +122,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       reviewToken: tokenAuthenticator(authenticationChain(tokenAuthenticators)),
       authorizer: plane.authorizer,
       tenantExists: plane.tenantExists,
+      tenantUid: plane.tenantUid,
       serviceAccountTokens,
       logger,
       buildInfo,

@@ -14,7 +14,7 @@ import type { Authorizer } from '../../authz/authorize.js';
 import type { TenantExists } from '../../authz/resolve-tenant.js';
 import type { Store } from '../../storage/store.js';
 import { type BuildInfo, versionInfo } from './build-info.js';
-import { authenticateRequest } from './authenticate-request.js';
+import { authenticateRequest, type TenantUid } from './authenticate-request.js';
 import { healthRoutes } from './health-routes.js';
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { WatchCaches } from '../../api/registry/watch-cache.js';
@@ -67,6 +67,8 @@ export interface AppDeps {
   authorizer: Authorizer;
   /** Whether a tenant exists: credentials of a tenant that does not act nowhere. */
   tenantExists: TenantExists;
+  /** The live Tenant's uid, against which credentials bound to a tenant's incarnation are checked. */
+  tenantUid?: TenantUid;
   /** Authenticates bearer tokens alone, for TokenReviews. */
   reviewToken?: TokenAuthenticator;
   /**
@@ -142,7 +144,7 @@ export function buildApp(deps: AppDeps): KubeApp {
   });
   if (deps.metrics) recordRequestMetrics(app, deps.metrics);
   const audit = deps.audit ? recordAudit(app, deps.audit) : undefined;
-  app.addHook('onRequest', authenticateRequest(deps.authenticate, deps.authorizer, deps.tenantExists));
+  app.addHook('onRequest', authenticateRequest(deps.authenticate, deps.authorizer, deps.tenantExists, deps.tenantUid));
   audit?.afterAuthentication();
   app.addHook('onRequest', bindRequestLog);
 

@@ -10,7 +10,7 @@ import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Authenticator } from '../../authz/authenticate.js';
 import { forbidden, type Authorizer } from '../../authz/authorize.js';
-import type { AccessAttributes } from '../../api/access.js';
+import type { AccessAttributes, UserInfo } from '../../api/access.js';
 import { impersonate } from '../../authz/impersonate.js';
 import { resolveTenant, type TenantExists } from '../../authz/resolve-tenant.js';
 import { anonymousUser } from '../../authz/user.js';
@@ -63,9 +63,23 @@ function attributesOf(info: RequestInfo, tenant: string, query: unknown): Access
   return { verb: info.verb, group: info.group, resource: info.resource, subresource: info.subresource, namespace: info.namespace, name, tenant };
 }
 
-export function authenticateRequest(authenticate: Authenticator, authorizer: Authorizer, tenantExists: TenantExists): onRequestAsyncHookHandler {
+/** The uid of the live Tenant of that name; undefined when there is none. */
+export type TenantUid = (name: string) => string | undefined;
+
+/**
+ * A credential bound to an incarnation of its tenant (it names the Tenant's uid) proves nothing
+ * once that Tenant is gone, even when another of the same name exists: like a wrong credential.
+ */
+function ofLiveIncarnation(user: UserInfo | null, tenantUid: TenantUid | undefined, request: FastifyRequest): UserInfo | null {
+  if (user?.tenantUid === undefined || tenantUid === undefined || user.tenant === null) return user;
+  if (tenantUid(user.tenant) === user.tenantUid) return user;
+  request.log.warn({ user: user.name, tenant: user.tenant, tenantUid: user.tenantUid }, 'credential refused: issued for an earlier incarnation of its tenant');
+  return null;
+}
+
+export function authenticateRequest(authenticate: Authenticator, authorizer: Authorizer, tenantExists: TenantExists, tenantUid?: TenantUid): onRequestAsyncHookHandler {
   return async (request: FastifyRequest) => {
-    const authenticated = await authenticate(request);
+    const authenticated = ofLiveIncarnation(await authenticate(request), tenantUid, request);
     const info = requestInfoOf(request.raw);
     if (isAnonymous(info) && (authenticated || !presentsCredentials(request))) {
       request.kube = { user: authenticated ?? anonymousUser(), info, tenant: '' };
