@@ -16,9 +16,9 @@
  * version and resource `other`, so a tenant creating CRDs creates no series. Subresources and
  * non-resource paths outside the known set are `other` too. The bound is printed by `seriesBound()`.
  *
- * Recording is on every request's path, so it pays once: each distinct label set's children are
- * looked up by one string key in a Map (prom-client's own lookup hashes the label object on each
- * call), and nothing is allocated per request beyond that key.
+ * Recording is on every request's path, so it pays once: each distinct label set's accumulators
+ * are looked up by one string key in a Map and updated as plain numbers; prom-client (whose own
+ * labelled calls hash the label set each time) sees them only when scraped.
  *
  * @example
  *   const metrics = new ApiMetrics(builtinKinds);
@@ -57,11 +57,70 @@ const REQUEST_LABELS: RequestLabel[] = ['verb', 'group', 'version', 'resource', 
 type RequestSeries = Record<RequestLabel, string>;
 
 interface SeriesChildren {
-  duration: Histogram.Internal<RequestLabel>;
-  longrunning: Gauge.Internal<RequestLabel>;
-  /** apiserver_request_total's children by code. */
-  byCode: Map<number, Counter.Internal>;
+  duration: HistogramSeries;
+  /** apiserver_longrunning_requests now. */
+  longrunning: number;
+  /** apiserver_request_total by code. */
+  byCode: Map<number, number>;
   labels: RequestSeries;
+}
+
+/** One label set of a `CheapHistogram`: counts per bucket (not cumulative), sum and count. */
+interface HistogramSeries {
+  labels: Record<string, string>;
+  counts: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/**
+ * A histogram whose observation is a bucket search and three additions. prom-client's labelled
+ * `observe` hashes the label set on every call (measured: about ten times our series lookup by one
+ * string key), which would be paid by every request; this one is read by the registry only when
+ * scraped, through the metric contract prom-client's registry calls (`get()`), in prom-client's
+ * own output shape.
+ */
+class CheapHistogram {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private readonly series: HistogramSeries[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly bounds: readonly number[],
+    registry: Registry,
+  ) {
+    registry.registerMetric(this as unknown as Histogram);
+  }
+
+  seriesFor(labels: Record<string, string>): HistogramSeries {
+    const series: HistogramSeries = { labels, counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
+    this.series.push(series);
+    return series;
+  }
+
+  observe(series: HistogramSeries, value: number): void {
+    let i = 0;
+    while (i < this.bounds.length && value > this.bounds[i]!) i += 1;
+    series.counts[i]! += 1;
+    series.sum += value;
+    series.count += 1;
+  }
+
+  async get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }> }> {
+    const values = [];
+    for (const s of this.series) {
+      let cumulative = 0;
+      for (let i = 0; i <= this.bounds.length; i += 1) {
+        cumulative += s.counts[i]!;
+        values.push({ labels: { le: i < this.bounds.length ? this.bounds[i]! : '+Inf', ...s.labels }, value: cumulative, metricName: `${this.name}_bucket` });
+      }
+      values.push({ labels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: s.labels, value: s.count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
 }
 
 /** A watch stream's series: its registration and the events it sends. */
@@ -86,13 +145,11 @@ export class ApiMetrics {
   private readonly builtinStorageTypes = new Map<string, string>();
   private readonly builtinKinds = new Set<string>();
   private readonly series = new Map<string, SeriesChildren>();
-  private readonly requests: Counter<RequestLabel | 'code'>;
-  private readonly durations: Histogram<RequestLabel>;
-  private readonly longrunning: Gauge<RequestLabel>;
+  private readonly durations: CheapHistogram;
   private readonly watchers: Gauge<'group' | 'version' | 'kind'>;
   private readonly watchEvents: Counter<'group' | 'version' | 'kind'>;
-  private readonly storage: Histogram<'operation' | 'type'>;
-  private readonly storageChildren = new Map<string, Histogram.Internal<'operation' | 'type'>>();
+  private readonly storage: CheapHistogram;
+  private readonly storageChildren = new Map<string, HistogramSeries>();
   private watchCacheStats: () => WatchCacheStats[] = () => [];
   private readonly auditEvents: Counter;
   private readonly auditErrors: Counter.Internal;
@@ -104,12 +161,32 @@ export class ApiMetrics {
       this.builtinStorageTypes.set(`${def.group === '' ? 'core' : def.group}/${def.resource}`, `${def.resource}${def.group === '' ? '' : `.${def.group}`}`);
     }
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.', labelNames: [...REQUEST_LABELS, 'code'], registers });
-    this.durations = new Histogram({ name: 'apiserver_request_duration_seconds', help: 'Response latency distribution in seconds for each verb, group, version, resource, subresource, scope and component.', labelNames: REQUEST_LABELS, buckets: REQUEST_DURATION_BUCKETS, registers });
-    this.longrunning = new Gauge({ name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.', labelNames: REQUEST_LABELS, registers });
+    const series = this.series;
+    // Counts kept in plain numbers per series, handed to prom-client at scrape time only.
+    new Counter({
+      name: 'apiserver_request_total',
+      help: 'Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.',
+      labelNames: [...REQUEST_LABELS, 'code'],
+      registers,
+      collect(this: Counter<RequestLabel | 'code'>) {
+        this.reset();
+        for (const s of series.values()) for (const [code, n] of s.byCode) this.inc({ ...s.labels, code: String(code) }, n);
+      },
+    });
+    this.durations = new CheapHistogram('apiserver_request_duration_seconds', 'Response latency distribution in seconds for each verb, group, version, resource, subresource, scope and component.', REQUEST_DURATION_BUCKETS, this.registry);
+    new Gauge({
+      name: 'apiserver_longrunning_requests',
+      help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.',
+      labelNames: REQUEST_LABELS,
+      registers,
+      collect(this: Gauge<RequestLabel>) {
+        this.reset();
+        for (const s of series.values()) if (isLongRunning(s.labels)) this.set(s.labels, s.longrunning);
+      },
+    });
     this.watchers = new Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], registers });
     this.watchEvents = new Counter({ name: 'apiserver_watch_events_total', help: 'Number of events sent in watch clients', labelNames: ['group', 'version', 'kind'], registers });
-    this.storage = new Histogram({ name: 'etcd_request_duration_seconds', help: 'Storage request latency in seconds for each operation and object type (etcd, or the embedded SQLite store).', labelNames: ['operation', 'type'], buckets: REQUEST_DURATION_BUCKETS, registers });
+    this.storage = new CheapHistogram('etcd_request_duration_seconds', 'Storage request latency in seconds for each operation and object type (etcd, or the embedded SQLite store).', REQUEST_DURATION_BUCKETS, this.registry);
     const stats = () => this.watchCacheStats();
     const builtinResource = (def: Pick<ResourceDefinition, 'group' | 'resource'>) => this.builtinStorageTypes.has(`${def.group === '' ? 'core' : def.group}/${def.resource}`);
     // Collected at scrape time; custom resources of every space are summed (a maximum for revisions) under `other`.
@@ -172,22 +249,17 @@ export class ApiMetrics {
     const key = `${labels.verb}|${labels.group}|${labels.version}|${labels.resource}|${labels.subresource}|${labels.scope}`;
     let children = this.series.get(key);
     if (children === undefined) {
-      children = { duration: this.durations.labels(labels), longrunning: this.longrunning.labels(labels), byCode: new Map(), labels };
+      children = { duration: this.durations.seriesFor(labels), longrunning: 0, byCode: new Map(), labels };
       this.series.set(key, children);
     }
-    if (isLongRunning(labels)) children.longrunning.inc();
+    if (isLongRunning(labels)) children.longrunning += 1;
     return children;
   }
 
   requestEnded(children: SeriesChildren, code: number, seconds: number): void {
-    if (isLongRunning(children.labels)) children.longrunning.dec();
-    children.duration.observe(seconds);
-    let counter = children.byCode.get(code);
-    if (counter === undefined) {
-      counter = this.requests.labels({ ...children.labels, code: String(code) });
-      children.byCode.set(code, counter);
-    }
-    counter.inc();
+    if (isLongRunning(children.labels)) children.longrunning -= 1;
+    this.durations.observe(children.duration, seconds);
+    children.byCode.set(code, (children.byCode.get(code) ?? 0) + 1);
   }
 
   /** A watch of `def` has started; the handle counts its events and its end. */
@@ -202,9 +274,9 @@ export class ApiMetrics {
   /** The store with every call but watches (which last) timed in etcd_request_duration_seconds. */
   instrumentStore(store: Store): Store {
     const timed = <T>(operation: string, key: string, call: () => Promise<T>): Promise<T> => {
-      const histogram = this.storageChild(operation, key);
+      const series = this.storageChild(operation, key);
       const start = performance.now();
-      return call().finally(() => histogram.observe((performance.now() - start) / 1000));
+      return call().finally(() => this.storage.observe(series, (performance.now() - start) / 1000));
     };
     return {
       backend: store.backend,
@@ -222,12 +294,12 @@ export class ApiMetrics {
     };
   }
 
-  private storageChild(operation: string, key: string): Histogram.Internal<'operation' | 'type'> {
+  private storageChild(operation: string, key: string): HistogramSeries {
     const type = this.storageType(key);
     const childKey = `${operation}|${type}`;
     let child = this.storageChildren.get(childKey);
     if (child === undefined) {
-      child = this.storage.labels({ operation, type });
+      child = this.storage.seriesFor({ operation, type });
       this.storageChildren.set(childKey, child);
     }
     return child;
