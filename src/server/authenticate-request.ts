@@ -68,11 +68,14 @@ export type TenantUid = (name: string) => string | undefined;
 
 /**
  * A credential bound to an incarnation of its tenant (it names the Tenant's uid) proves nothing
- * once that Tenant is gone, even when another of the same name exists: like a wrong credential.
+ * once another Tenant of the same name lives: like a wrong credential (401). While no Tenant of
+ * that name exists it is let through, to be refused as every credential of a missing tenant is
+ * (403, the tenant gate).
  */
 function ofLiveIncarnation(user: UserInfo | null, tenantUid: TenantUid | undefined, request: FastifyRequest): UserInfo | null {
   if (user?.tenantUid === undefined || tenantUid === undefined || user.tenant === null) return user;
-  if (tenantUid(user.tenant) === user.tenantUid) return user;
+  const live = tenantUid(user.tenant);
+  if (live === undefined || live === user.tenantUid) return user;
   request.log.warn({ user: user.name, tenant: user.tenant, tenantUid: user.tenantUid }, 'credential refused: issued for an earlier incarnation of its tenant');
   return null;
 }
