@@ -82,9 +82,10 @@ describe('prepareDataDir', () => {
     await writeFile(files.key, serving.key);
     await writeFile(files.clientCa, operatorCa.cert + otherCa.cert);
     const prepared = await prepareDataDir({ ...options(), servingFiles: { certFile: files.cert, keyFile: files.key }, clientCaFile: files.clientCa }, logger);
-    expect(prepared.serving).toEqual({ cert: serving.cert + operatorCa.cert, key: serving.key });
-    expect(prepared.servingCaBundle.trim()).toBe(operatorCa.cert.trim());
-    expect(prepared.clientCaBundle).toBe(operatorCa.cert + otherCa.cert);
+    // Each PEM block on its own lines again, though the file had them touching.
+    expect(prepared.serving).toEqual({ cert: `${serving.cert}\n${operatorCa.cert}\n`, key: serving.key });
+    expect(prepared.servingCaBundle).toBe(`${operatorCa.cert}\n`);
+    expect(prepared.clientCaBundle).toBe(`${operatorCa.cert}\n${otherCa.cert}\n`);
     // Nothing of the data directory's serving PKI is made; its client CA still is, for `kube-spaces kubeconfig`.
     await expect(stat(join(dataDir, 'serving.crt'))).rejects.toThrow(/ENOENT/);
     expect(await readFile(join(dataDir, 'client-ca.crt'), 'utf8')).toBe(prepared.clientCa.cert);

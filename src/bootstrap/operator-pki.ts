@@ -33,17 +33,17 @@ export async function readServingFiles(files: { certFile: string; keyFile: strin
   if (!new X509Certificate(certs[0]!).checkPrivateKey(createPrivateKey(key))) {
     throw new Error(`--tls-private-key-file ${files.keyFile} is not the key of the first certificate in ${files.certFile}`);
   }
-  return { pair: { cert: certText, key }, caBundle: certs.length > 1 ? certs.slice(1).join('') : certs[0]! };
+  // Re-joined one certificate a line block: a file whose PEM blocks touch (`-----END…----------BEGIN…`) fails Node's TLS.
+  return { pair: { cert: certs.join(''), key }, caBundle: certs.length > 1 ? certs.slice(1).join('') : certs[0]! };
 }
 
 /** The CA bundle of `--client-ca-file`: one or more PEM certificates, each a CA. */
 export async function readClientCaBundle(file: string): Promise<string> {
-  const text = await readFile(file, 'utf8');
-  const certs = splitPemCertificates(text);
+  const certs = splitPemCertificates(await readFile(file, 'utf8'));
   if (certs.length === 0) throw new Error(`--client-ca-file ${file} holds no PEM certificate`);
   const notCa = certs.findIndex((pem) => !new X509Certificate(pem).ca);
   if (notCa !== -1) throw new Error(`--client-ca-file ${file}: certificate ${notCa + 1} is not a CA`);
-  return text;
+  return certs.join('');
 }
 
 /** The service-account signing key of `--service-account-key-file`: a PEM private key. */
