@@ -53,6 +53,26 @@ describe('Authorizer', () => {
     const aggregationController = user('system:controller:clusterrole-aggregation-controller', 'system');
     expect(can(aggregationController, { verb: 'escalate', group: RBAC, resource: 'clusterroles', name: 'admin', tenant: 't1' })).toBe(true);
     expect(can(aggregationController, { verb: 'create', group: RBAC, resource: 'clusterrolebindings', tenant: 't1' })).toBe(false);
+    const garbageCollector = user('system:controller:generic-garbage-collector', 'system');
+    expect(can(garbageCollector, { verb: 'watch', group: 'example.com', resource: 'widgets', tenant: 'all' })).toBe(true);
+    expect(can(garbageCollector, { verb: 'delete', group: 'apps', resource: 'replicasets', namespace: 'x', tenant: 't1', name: 'web' })).toBe(true);
+    expect(can(garbageCollector, { verb: 'create', group: '', resource: 'configmaps', namespace: 'x', tenant: 't1' })).toBe(false);
+    expect(can(garbageCollector, { verb: 'deletecollection', group: '', resource: 'configmaps', namespace: 'x', tenant: 't1' })).toBe(false);
+    expect(can(serviceAccountController, { verb: 'patch', group: 'events.k8s.io', resource: 'events', namespace: 'x', tenant: 't1', name: 'e' })).toBe(true);
+  });
+
+  it('gives system:kube-scheduler kube’s scheduler role in every space: bind pods, write their status and events, read nodes', () => {
+    const scheduler = user('system:kube-scheduler', 'system');
+    const manager = user('system:kube-controller-manager', 'system');
+    expect(can(manager, { verb: 'impersonate', group: '', resource: 'users', name: 'system:kube-scheduler' })).toBe(true);
+    expect(can(manager, { verb: 'watch', group: '', resource: 'pods', tenant: 'all' })).toBe(true);
+    expect(can(scheduler, { verb: 'create', group: '', resource: 'pods', subresource: 'binding', namespace: 'x', tenant: 't1', name: 'p' })).toBe(true);
+    expect(can(scheduler, { verb: 'patch', group: '', resource: 'pods', subresource: 'status', namespace: 'x', tenant: 't1', name: 'p' })).toBe(true);
+    expect(can(scheduler, { verb: 'create', group: 'events.k8s.io', resource: 'events', namespace: 'x', tenant: 't1' })).toBe(true);
+    expect(can(scheduler, { verb: 'create', group: '', resource: 'events', namespace: 'x', tenant: 't1' })).toBe(true);
+    expect(can(scheduler, { verb: 'list', group: '', resource: 'nodes' })).toBe(true);
+    expect(can(scheduler, { verb: 'update', group: '', resource: 'pods', namespace: 'x', tenant: 't1', name: 'p' })).toBe(false);
+    expect(can(scheduler, { verb: 'delete', group: '', resource: 'events', namespace: 'x', tenant: 't1', name: 'e' })).toBe(false);
   });
 
   it('applies a ClusterRoleBinding to the whole space and a RoleBinding to its namespace only', () => {

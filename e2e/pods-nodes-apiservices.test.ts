@@ -22,12 +22,15 @@ function ok(result: KubectlResult): string {
   return result.stdout;
 }
 
+/** Keeps the scheduler's pods (this file's pending ones) off the test's node: only the drained pod tolerates it. */
+const DRAIN_TAINT = { key: 'e2e.kube-spaces.io/drain', value: 'true', effect: 'NoSchedule' };
+
 function node(name: string, extra: { unschedulable?: boolean; labels?: Record<string, string> } = {}): Manifest {
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name, labels: { 'kubernetes.io/hostname': name, ...extra.labels } },
-    spec: extra.unschedulable ? { unschedulable: true } : {},
+    spec: { ...(extra.unschedulable ? { unschedulable: true } : {}), taints: [DRAIN_TAINT] },
     status: {
       capacity: { cpu: '4', memory: '8Gi', pods: '110' },
       allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
@@ -262,7 +265,10 @@ describe.each(backendCases(kubectlPath !== undefined))('pods, nodes and APIServi
         expect(ok(await k(['describe', 'node', name]))).toContain('Kubelet Version:            v1.33.0');
 
         const ns = await cluster.newNamespace('drain');
-        await cluster.create(pod(ns, 'db-0', { app: 'db' }));
+        // Placed by hand, not by the scheduler (another scheduler's name); no kubelet (nor the node
+        // simulator) ends pods on this node: with a grace period the evicted pod would wait for one.
+        const db = pod(ns, 'db-0', { app: 'db' });
+        await cluster.create({ ...db, spec: { ...(db.spec as object), schedulerName: 'e2e-manual', terminationGracePeriodSeconds: 0, tolerations: [{ ...DRAIN_TAINT, operator: 'Equal' }] } });
         expect((await bind(ns, 'db-0', name)).status).toBe(201);
         await runReady(ns, 'db-0');
         await budget(ns, 'db', { observedGeneration: 1, disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2 });

@@ -9,16 +9,56 @@
  */
 import { DEFAULT_POD_SECURITY_EXEMPTIONS } from '../api/admission/pod-security/pod-security.js';
 import { join } from 'node:path';
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { issueUserKubeconfig } from './bootstrap/user-kubeconfig.js';
 import { serve } from './serve.js';
 import { parseDuration, runControllers } from './run-controllers.js';
 import { DEFAULT_LEADER_ELECTION_TIMING } from '../controllers/runtime/leader-election.js';
+import { DEFAULT_NODE_SIMULATOR_SETTINGS, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
+import { runNodeSimulator } from './run-node-simulator.js';
+import { DEFAULT_TERMINATED_POD_GC_THRESHOLD } from '../controllers/pod-gc/pod-gc-controller.js';
 
 /** `--flag=a,b --flag c` → ['a', 'b', 'c']. */
 function commaList(values: readonly (string | number)[] | undefined): string[] {
   return (values ?? []).flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/** The node simulator's flags, shared by `serve --simulate-nodes N` and `simulate-nodes --nodes N`. */
+function simulatorFlags<T>(y: Argv<T>) {
+  const d = DEFAULT_NODE_SIMULATOR_SETTINGS;
+  return y
+    .option('simulate-node-name-prefix', { type: 'string', default: d.namePrefix, describe: 'Simulated nodes are named this followed by 0, 1, …' })
+    .option('simulate-node-cpu', { type: 'string', default: d.capacity.cpu, describe: 'cpu capacity (and allocatable) of each simulated node' })
+    .option('simulate-node-memory', { type: 'string', default: d.capacity.memory, describe: 'memory capacity (and allocatable) of each simulated node' })
+    .option('simulate-node-pods', { type: 'string', default: d.capacity.pods, describe: 'pods capacity (and allocatable) of each simulated node' })
+    .option('simulate-pod-runtime', { type: 'string', default: `${d.podRuntimeMs / 1000}s`, describe: "How long containers of pods that finish (Jobs', restartPolicy Never/OnFailure) run on a simulated node" })
+    .check((argv) => {
+      parseDuration(argv['simulate-pod-runtime']);
+      return true;
+    });
+}
+
+function simulatorSettings(argv: { 'simulate-node-name-prefix': string; 'simulate-node-cpu': string; 'simulate-node-memory': string; 'simulate-node-pods': string; 'simulate-pod-runtime': string }, nodes: number): NodeSimulatorSettings {
+  return {
+    ...DEFAULT_NODE_SIMULATOR_SETTINGS,
+    nodes,
+    namePrefix: argv['simulate-node-name-prefix'],
+    capacity: { cpu: argv['simulate-node-cpu'], memory: argv['simulate-node-memory'], pods: argv['simulate-node-pods'] },
+    podRuntimeMs: parseDuration(argv['simulate-pod-runtime']),
+  };
+}
+
+const GC_THRESHOLD_FLAG = {
+  type: 'number',
+  default: DEFAULT_TERMINATED_POD_GC_THRESHOLD,
+  describe: 'Terminated pods a space keeps before the pod garbage collector deletes the oldest (0 or less: none are collected)',
+} as const;
+
+const MAX_SIMULATED_NODES = 1024; // one /24 of 10.244.0.0/14 each
+
+function checkNodeCount(flag: string, n: number, min: number): void {
+  if (!Number.isInteger(n) || n < min || n > MAX_SIMULATED_NODES) throw new Error(`--${flag} must be ${min}-${MAX_SIMULATED_NODES}, got ${n}`);
 }
 
 await yargs(hideBin(process.argv))
@@ -27,7 +67,7 @@ await yargs(hideBin(process.argv))
     'serve',
     'Run the API server',
     (y) =>
-      y
+      simulatorFlags(y)
         .option('secure-port', { type: 'number', default: 6443, describe: 'HTTPS port (0 picks a free one)' })
         .option('bind-address', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
         .option('etcd-servers', {
@@ -43,9 +83,12 @@ await yargs(hideBin(process.argv))
         .option('pod-security-exempt-namespaces', { type: 'string', array: true, default: DEFAULT_POD_SECURITY_EXEMPTIONS.namespaces, describe: 'PodSecurity admission skips these namespaces, as <tenant>/<namespace>, comma-separated' })
         .option('pod-security-exempt-usernames', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips requests of these users, as <tenant>/<user>, comma-separated' })
         .option('pod-security-exempt-runtime-classes', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips pods of these runtime classes, comma-separated' })
+        .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
+        .option('simulate-nodes', { type: 'number', default: 0, describe: 'Run the node simulator in the server with this many simulated nodes (no kubelet: pods on them are reported Running without running anything)' })
         .check((argv) => {
           const port = argv['secure-port'];
           if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--secure-port must be 0-65535, got ${port}`);
+          checkNodeCount('simulate-nodes', argv['simulate-nodes'], 0);
           return true;
         }),
     async (argv) => {
@@ -64,6 +107,8 @@ await yargs(hideBin(process.argv))
           usernames: commaList(argv['pod-security-exempt-usernames']),
           runtimeClasses: commaList(argv['pod-security-exempt-runtime-classes']),
         },
+        nodeSimulator: argv['simulate-nodes'] > 0 ? simulatorSettings(argv, argv['simulate-nodes']) : undefined,
+        terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
       });
     },
   )
@@ -74,6 +119,7 @@ await yargs(hideBin(process.argv))
       y
         .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system user who may impersonate the controllers\' users' })
         .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
+        .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
         .option('leader-elect-lease-duration', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.leaseDurationMs / 1000}s`, describe: 'How long a standby waits for a renewal before taking the lease' })
         .option('leader-elect-renew-deadline', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.renewDeadlineMs / 1000}s`, describe: 'How long the leader retries renewing before it stops leading' })
         .option('leader-elect-retry-period', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.retryPeriodMs / 1000}s`, describe: 'Time between tries to acquire or renew' })
@@ -85,12 +131,29 @@ await yargs(hideBin(process.argv))
       await runControllers({
         kubeconfig: argv.kubeconfig,
         context: argv.context,
+        terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
         timing: {
           leaseDurationMs: parseDuration(argv['leader-elect-lease-duration']),
           renewDeadlineMs: parseDuration(argv['leader-elect-renew-deadline']),
           retryPeriodMs: parseDuration(argv['leader-elect-retry-period']),
         },
       });
+    },
+  )
+  .command(
+    'simulate-nodes',
+    'Run the node simulator against a kube-spaces server: simulated nodes with heartbeats, and pods placed on them reported Running (no kubelet, nothing runs)',
+    (y) =>
+      simulatorFlags(y)
+        .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system admin, or of the user system:node-simulator' })
+        .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
+        .option('nodes', { type: 'number', default: DEFAULT_NODE_SIMULATOR_SETTINGS.nodes, describe: 'How many nodes to simulate' })
+        .check((argv) => {
+          checkNodeCount('nodes', argv.nodes, 1);
+          return true;
+        }),
+    async (argv) => {
+      await runNodeSimulator({ kubeconfig: argv.kubeconfig, context: argv.context, settings: simulatorSettings(argv, argv.nodes) });
     },
   )
   .command(

@@ -10,6 +10,7 @@
  *   await plane.stop();
  */
 import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/admission/cluster-ip.js';
+import { NodePortAllocator, nodePortAdmission } from '../api/admission/node-port.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
 import { limitRanger } from '../api/admission/limit-ranger.js';
@@ -25,24 +26,24 @@ import { WatchCaches } from '../api/registry/watch-cache.js';
 import type { KubeObject } from '../api/registry/object.js';
 import { ResourceRegistry } from '../api/registry/registry.js';
 import type { ResourceDefinition } from '../api/registry/resource-definition.js';
-import { KubernetesServiceController } from '../controllers/kubernetes-service/kubernetes-service-controller.js';
-import type { AdvertisedEndpoint } from '../controllers/kubernetes-service/kubernetes-service-objects.js';
-import { crdStatusController } from '../controllers/crd-status/crd-status-controller.js';
-import { GarbageCollector } from '../controllers/garbage-collector/garbage-collector.js';
+import { KubernetesServiceController } from './apiserver-controllers/kubernetes-service/kubernetes-service-controller.js';
+import type { AdvertisedEndpoint } from './apiserver-controllers/kubernetes-service/kubernetes-service-objects.js';
+import { crdStatusController } from './apiserver-controllers/crd-status/crd-status-controller.js';
+import { EventExpiry } from './apiserver-controllers/event-ttl/event-expiry.js';
 import type { Controller } from '../controllers/runtime/controller.js';
-import { inProcessSource } from '../controllers/runtime/in-process-source.js';
+import { inProcessSource } from './apiserver-controllers/in-process-source.js';
 import type { Informer } from '../controllers/runtime/informer.js';
 import { InformerFactory } from '../controllers/runtime/informer-factory.js';
 import type { ObjectKey } from './client/object-key.js';
 import { INITIAL_NAMESPACES, initialNamespace } from '../controllers/tenant/space-layout.js';
-import { ensureBootstrapPolicy } from '../controllers/rbac/ensure-bootstrap-policy.js';
+import { ensureBootstrapPolicy } from './apiserver-controllers/ensure-bootstrap-policy.js';
 import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
 import { cachedServiceAccountLookup, storeServiceAccountLookup, type ServiceAccountLookup } from '../authz/service-account-authenticator.js';
 import { rbacEscalationAdmission } from '../authz/rbac/escalation.js';
 import type { Store } from '../storage/store.js';
 import { NodeUsage } from './server/handlers/above-spaces.js';
-import { ensureLocalAPIServices } from '../controllers/apiregistration/ensure-local-api-services.js';
+import { ensureLocalAPIServices } from './apiserver-controllers/apiregistration/ensure-local-api-services.js';
 import { ApiError } from '../api/status.js';
 
 export interface ControlPlaneOptions {
@@ -141,6 +142,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
       exemptions: options.podSecurityExemptions ?? DEFAULT_POD_SECURITY_EXEMPTIONS,
     }),
     clusterIpAdmission(allocator),
+    nodePortAdmission(new NodePortAllocator(store)),
     // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
     resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
   ]);
@@ -197,11 +199,11 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     kubernetesService.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
   ];
-  // One collector over every space, on the same shared informers.
-  const garbageCollector = new GarbageCollector({ generic, registry, informers, log: options.log });
+  // Events go an hour after their last write (kube-apiserver's --event-ttl default).
+  const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), log: options.log });
   informers.start();
   for (const c of controllers) c.start();
-  garbageCollector.start();
+  eventExpiry.start();
   await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
@@ -217,7 +219,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     },
     async stop() {
       informers.stop();
-      await Promise.all([...controllers.map((c) => c.stop()), garbageCollector.stop()]);
+      await Promise.all([...controllers.map((c) => c.stop()), eventExpiry.stop()]);
       await watchCaches.stop();
     },
   };

@@ -5,7 +5,7 @@
  *
  * @example
  *   const identities = new InProcessIdentities(); // in the app's authentication chain
- *   const manager = startInProcessControllerManager(app, identities, caPem, log);
+ *   const manager = startInProcessControllerManager(app, identities, { rootCaBundle: caPem, log });
  */
 import type { FastifyInstance } from 'fastify';
 import { SYSTEM_TENANT } from '../api/spaces.js';
@@ -15,16 +15,17 @@ import { startControllerManager, type ControllerManager, type ControllerManagerO
 import { KubeClient } from './client/kube-client.js';
 import { InProcessTransport } from './server/in-process-transport.js';
 
-/** What a caller may add to the manager's options (tests: a clock, a short job backoff, an event recorder). */
-export type ControllerManagerTuning = Partial<Pick<ControllerManagerOptions, 'eventsFor' | 'clock' | 'jobBackoffBaseMs'>>;
+/** A client acting in process as the system space's user `name`. */
+export function inProcessClient(app: FastifyInstance, identities: InProcessIdentities, name: string): KubeClient {
+  return new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
+}
 
+/** `settings`: the manager's options but its clients, which are in-process ones here. */
 export function startInProcessControllerManager(
   app: FastifyInstance,
   identities: InProcessIdentities,
-  rootCaBundle: string | undefined,
-  log: ControllerManagerOptions['log'],
-  tuning: ControllerManagerTuning = {},
+  settings: Omit<ControllerManagerOptions, 'informerClient' | 'clientFor'>,
 ): ControllerManager {
-  const clientAs = (name: string) => new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
-  return startControllerManager({ ...tuning, informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs, rootCaBundle, log });
+  const clientAs = (name: string) => inProcessClient(app, identities, name);
+  return startControllerManager({ ...settings, informerClient: clientAs(CONTROLLER_MANAGER_USER), clientFor: clientAs });
 }

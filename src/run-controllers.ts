@@ -29,6 +29,7 @@ export interface RunControllersOptions {
   kubeconfig: string;
   context?: string | undefined;
   timing: LeaderElectionTiming;
+  terminatedPodGcThreshold?: number | undefined;
 }
 
 export async function runControllers(options: RunControllersOptions): Promise<void> {
@@ -52,6 +53,7 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
         // The server's CA as the kubeconfig trusts it (kube-controller-manager's --root-ca-file).
         rootCaBundle: config.transport.ca,
         log,
+        terminatedPodGcThreshold: options.terminatedPodGcThreshold,
       });
       leading.addEventListener('abort', () => void manager?.stop(), { once: true });
     },

@@ -22,7 +22,9 @@ import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
 import { exitOnSignals } from './shutdown.js';
 import { InProcessIdentities } from '../authz/in-process-identities.js';
-import { startInProcessControllerManager } from './in-process-controller-manager.js';
+import { inProcessClient, startInProcessControllerManager } from './in-process-controller-manager.js';
+import { NODE_SIMULATOR_USER } from '../authz/rbac/bootstrap-policy.js';
+import { startNodeSimulator, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
 
 export interface ServeOptions {
   securePort: number;
@@ -38,6 +40,10 @@ export interface ServeOptions {
   controllers: boolean;
   /** What PodSecurity admission skips. */
   podSecurityExemptions: PodSecurityExemptions;
+  /** Run the node simulator in this process with these settings (`--simulate-nodes N`); off when undefined. */
+  nodeSimulator?: NodeSimulatorSettings | undefined;
+  /** Terminated pods a space keeps before the pod garbage collector deletes the oldest. */
+  terminatedPodGcThreshold?: number | undefined;
 }
 
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
@@ -96,7 +102,11 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
-    const controllers = options.controllers ? startInProcessControllerManager(app, inProcessIdentities, prepared.ca.cert, logger) : undefined;
+    const manager = options.controllers
+      ? startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.ca.cert, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger })
+      : undefined;
+    const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;
+    const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop()])) };
     exitOnSignals({ app, store, plane, controllers, logger });
     // The e2e harness reads `url` from this line.
     logger.info(

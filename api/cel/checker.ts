@@ -17,6 +17,8 @@ export interface CheckError {
   /** Offset in the source. */
   offset: number;
   message: string;
+  /** Whether it is about a named call, which cel-go reports at its opening parenthesis. */
+  call?: boolean;
 }
 
 export interface Checked {
@@ -96,8 +98,8 @@ class Checker {
     private readonly positions: Record<string, number>,
   ) {}
 
-  private fail(expr: Expr, message: string): CelType {
-    this.errors.push({ offset: this.positions[String(expr.id)] ?? 0, message });
+  private fail(expr: Expr, message: string, call = false): CelType {
+    this.errors.push({ offset: this.positions[String(expr.id)] ?? 0, message, ...(call ? { call } : {}) });
     return DYN;
   }
 
@@ -198,7 +200,7 @@ class Checker {
     const declared = this.library.declarations[name]?.(target, args);
     if (declared) return declared;
     const group = this.env.funcs.find(name);
-    if (!group) return this.fail(expr, `undeclared reference to '${name}' (in container '')`);
+    if (!group) return this.fail(expr, `undeclared reference to '${name}' (in container '')`, true);
     const ownFuncs = new Set(this.library.funcs);
     const matching = [...group].filter(
       (f) =>
@@ -206,7 +208,7 @@ class Checker {
     );
     if (matching.length === 0) {
       const list = `(${args.map(typeName).join(', ')})`;
-      return this.fail(expr, `found no matching overload for '${name}' applied to '${target ? `${typeName(target)}.${list}` : list}'`);
+      return this.fail(expr, `found no matching overload for '${name}' applied to '${target ? `${typeName(target)}.${list}` : list}'`, /^[a-zA-Z]/.test(name));
     }
     const results = matching.map((f) => fromLib(f.result, target, args));
     const first = results[0]!;

@@ -59,11 +59,15 @@ export function compileExpression(source: string, variables: Record<string, CelT
   } catch (err) {
     const message = (err as Error).message;
     const at = /^<input>:(\d+):(\d+): (.*)$/s.exec(message);
-    if (!at) return { errors: `ERROR: <input>:1:1: Syntax error: ${message}` };
-    return { errors: formatError(source, offsetOf(source, Number(at[1]), Number(at[2])), `Syntax error: ${at[3]}`) };
+    // The library's parser has no optional syntax: say so rather than leave a bare syntax error.
+    const hint = /\.\?|\[\?/.test(source) ? ' (optional field selection `.?` and `[?` are not supported by this server; use has() and optional.of())' : '';
+    if (!at) return { errors: `ERROR: <input>:1:1: Syntax error: ${message}${hint}` };
+    return { errors: formatError(source, offsetOf(source, Number(at[1]), Number(at[2])), `Syntax error: ${at[3]}${hint}`) };
   }
   const checked = check(env, KUBERNETES_LIBRARIES, parsed, variables);
-  if (checked.errors.length > 0) return { errors: checked.errors.map((e) => formatError(source, e.offset, e.message)).join('\n') };
+  if (checked.errors.length > 0) {
+    return { errors: checked.errors.map((e) => formatError(source, e.call ? Math.max(e.offset, source.indexOf('(', e.offset)) : e.offset, e.message)).join('\n') };
+  }
   return {
     source,
     parsed,

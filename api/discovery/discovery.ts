@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import type { RegistryView } from '../registry/registry.js';
 import type { ResourceDefinition } from '../registry/resource-definition.js';
-import type { GroupVersionKind } from '../schema/schema.js';
 
 const SUBRESOURCE_VERBS = ['get', 'patch', 'update'];
 
@@ -26,21 +25,16 @@ function subresources(def: ResourceDefinition): Array<{ name: string; kind: stri
 }
 
 /**
- * Kinds that kube-apiserver keeps in another group's storage: their hash names that stored form,
- * so clients watching for storage changes see what they see on a real cluster.
- */
-const STORED_AS: Record<string, GroupVersionKind> = {
-  'events.k8s.io/v1/Event': { group: '', version: 'v1', kind: 'Event' },
-};
-
-/**
  * kube-apiserver's `storageVersionHash`: base64 of the first 8 bytes of the SHA-256 of
  * `<group>/<version>/<kind>` as stored. Kinds that are asked, not stored (reviews), have none.
  */
 export function storageVersionHash(def: ResourceDefinition): string | undefined {
   if (def.answer) return undefined;
-  const stored = STORED_AS[`${def.group}/${def.version}/${def.kind}`] ?? def;
-  return createHash('sha256').update(`${stored.group}/${stored.version}/${stored.kind}`).digest().subarray(0, 8).toString('base64');
+  // The stored form names the hash (events.k8s.io Events hash as core/v1 Events, a CRD's versions as
+  // its storage version), so clients watching for storage changes see what a real cluster shows.
+  const { group, apiVersion, kind } = def.storage;
+  const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+  return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
 }
 
 export function apiVersions(serverAddress: string): unknown {

@@ -21,12 +21,15 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/obje
 import { alreadyExists, badRequest, checkTypeMeta, conflict, expired, fromStorageError, invalid, notFound, typeMetaText } from './api-errors.js';
 import type { FieldError } from './field-error.js';
 import { deletionFinalizers, type PropagationOptions } from './garbage-collection.js';
+import { gracefulDeletion, type DeletionMark } from './graceful-deletion.js';
+import { nowTimestamp } from './timestamp.js';
 import type { KubeObject, ListMeta } from './object.js';
 import type { ResourceDefinition, UpdateSubresource } from './resource-definition.js';
 
 /** The tenant value that means every space, for list, watch and delete-collection. */
 export { ALL_TENANTS } from '../spaces.js';
 import { ALL_TENANTS } from '../spaces.js';
+import { semanticEqual } from '../validation/equality.js';
 
 export interface ObjectLocation {
   tenant: string;
@@ -84,12 +87,12 @@ export interface DeleteResult {
 
 export type { UpdateSubresource } from './resource-definition.js';
 
-/** Options of the update path; `markDeleting` is the store's own, for DELETE of a held object. */
+/** Options of the update path; `markDeleting` is the store's own, for DELETE of a held or gracefully deleted object. */
 interface UpdateOptions extends WriteOptions {
   subresource?: UpdateSubresource;
   /** The object comes from server-side apply, whose managedFields are already computed. */
   applied?: boolean;
-  markDeleting?: boolean;
+  markDeleting?: DeletionMark;
 }
 
 export interface AdmissionAttributes {
@@ -136,10 +139,7 @@ const DELETE_COLLECTION_IN_FLIGHT = 32;
 const GENERATE_NAME_ATTEMPTS = 8; // generated names collide rarely; a few retries make a failure vanishingly unlikely
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // Kubernetes' alphabet: no vowels, so no words
 
-/** RFC 3339 at second precision, as Kubernetes writes metav1.Time. */
-export function nowTimestamp(now = Date.now()): string {
-  return new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
+export { nowTimestamp };
 
 function randomSuffix(): string {
   let s = '';
@@ -148,9 +148,9 @@ function randomSuffix(): string {
 }
 
 /** Everything but metadata and status: what a generation counts changes of. */
-function specOf(obj: KubeObject): string {
+function specOf(obj: KubeObject): Record<string, unknown> {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return JSON.stringify(rest);
+  return rest;
 }
 
 async function runUndos(undos: Undo[]): Promise<void> {
@@ -185,31 +185,31 @@ export class GenericStore {
   // ---- keys and encoding ------------------------------------------------------------------
 
   key(def: ResourceDefinition, loc: ObjectLocation): string {
+    const storage = def.storage;
     return def.scope === 'cluster'
-      ? objectKey(def, { name: loc.name })
-      : objectKey(def, def.scope === 'space' ? { tenant: loc.tenant, name: loc.name } : { tenant: loc.tenant, namespace: loc.namespace, name: loc.name });
+      ? objectKey(storage, { name: loc.name })
+      : objectKey(storage, def.scope === 'space' ? { tenant: loc.tenant, name: loc.name } : { tenant: loc.tenant, namespace: loc.namespace, name: loc.name });
   }
 
   /** The storage prefix of a collection; one namespace across all spaces is a filter, not a prefix. */
   prefix(def: ResourceDefinition, scope: CollectionScope): string {
-    if (def.scope === 'cluster' || scope.tenant === ALL_TENANTS) return keyPrefix(def);
-    return keyPrefix(def, def.scope === 'namespace' && scope.namespace !== undefined ? { tenant: scope.tenant, namespace: scope.namespace } : { tenant: scope.tenant });
+    if (def.scope === 'cluster' || scope.tenant === ALL_TENANTS) return keyPrefix(def.storage);
+    return keyPrefix(def.storage, def.scope === 'namespace' && scope.namespace !== undefined ? { tenant: scope.tenant, namespace: scope.namespace } : { tenant: scope.tenant });
   }
 
-  /** Stored form: the kind's storage version, no resourceVersion (the store's revision is the truth). */
+  /** Stored form: the kind's storage kind and version, no resourceVersion (the store's revision is the truth). */
   private encode(def: ResourceDefinition, obj: KubeObject): string {
-    const { resourceVersion: _rv, ...metadata } = obj.metadata;
-    return JSON.stringify({ ...obj, apiVersion: def.storageApiVersion, metadata });
+    const stored = def.toStorage(obj);
+    const { resourceVersion: _rv, ...metadata } = stored.metadata;
+    return JSON.stringify({ ...stored, metadata });
   }
 
   /**
-   * An object as `def` serves it: stored in any version of its kind, read in this one. Versions
-   * of a kind differ only by name here (the `None` conversion of custom resources), so the
-   * conversion is the `apiVersion`.
+   * An object as `def` serves it: stored in any version of its kind (or as the kind it is a view
+   * of), read in this one through the kind's conversion.
    */
   decode(def: ResourceDefinition, kv: KeyValue): KubeObject {
-    const obj = JSON.parse(kv.value) as KubeObject;
-    obj.apiVersion = def.apiVersion;
+    const obj = def.fromStorage(JSON.parse(kv.value) as KubeObject);
     obj.metadata.resourceVersion = String(kv.modRevision);
     if (def.unstructured) def.defaults?.(obj);
     return obj;
@@ -533,13 +533,13 @@ export class GenericStore {
     meta.uid ||= old.uid;
     meta.creationTimestamp = old.creationTimestamp;
     meta.resourceVersion = old.resourceVersion;
-    if (old.deletionTimestamp) {
+    if (opts.markDeleting) {
+      meta.deletionTimestamp = opts.markDeleting.timestamp;
+      meta.deletionGracePeriodSeconds = opts.markDeleting.gracePeriodSeconds;
+      if (!old.deletionTimestamp) def.markDeleting?.(next);
+    } else if (old.deletionTimestamp) {
       meta.deletionTimestamp = old.deletionTimestamp;
       meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
-    } else if (opts.markDeleting) {
-      meta.deletionTimestamp = nowTimestamp();
-      meta.deletionGracePeriodSeconds = 0;
-      def.markDeleting?.(next);
     } else {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
@@ -551,7 +551,7 @@ export class GenericStore {
     if (opts.subresource === undefined) def.prepareForUpdate?.(next, current);
     // Counted after defaulting, so a body that differs only in defaulted fields is no new generation.
     if (def.tracksGeneration) {
-      meta.generation = (old.generation ?? 1) + (opts.subresource === undefined && specOf(next) !== specOf(current) ? 1 : 0);
+      meta.generation = (old.generation ?? 1) + (opts.subresource === undefined && !semanticEqual(specOf(next), specOf(current)) ? 1 : 0);
     } else {
       delete meta.generation;
     }
@@ -587,13 +587,18 @@ export class GenericStore {
       }
       await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings });
 
+      // Graceful deletion (pods): marked with a deadline, the object waits for whoever ends it (its kubelet).
+      const graceful = gracefulDeletion(def, current, opts.gracePeriodSeconds);
+      // A deletion already pending keeps its finalizers and deadline (only a shorter grace period changes it).
+      if (graceful === 'pending') return { object: current, deleted: false };
       // The propagation policy may hand the object to the garbage collector through a finalizer.
       const finalizers = deletionFinalizers(def, current, opts);
-      if (finalizers || this.held(def, current)) {
+      if (graceful || finalizers || this.held(def, current)) {
         // Finalizers hold the object: mark it for deletion and let their owners finish.
-        if (current.metadata.deletionTimestamp && !finalizers) return { object: current, deleted: false };
+        if (!graceful && current.metadata.deletionTimestamp && !finalizers) return { object: current, deleted: false };
         const withFinalizers = (obj: KubeObject): KubeObject => (finalizers ? { ...obj, metadata: { ...obj.metadata, finalizers } } : obj);
-        const marked = await this.guaranteedUpdate(def, loc, current, withFinalizers, { ...opts, expectedRv: current.metadata.resourceVersion, markDeleting: true }).catch(async (err: unknown) => {
+        const mark = graceful || { timestamp: current.metadata.deletionTimestamp ?? nowTimestamp(), gracePeriodSeconds: current.metadata.deletionGracePeriodSeconds ?? 0 };
+        const marked = await this.guaranteedUpdate(def, loc, current, withFinalizers, { ...opts, expectedRv: current.metadata.resourceVersion, markDeleting: mark }).catch(async (err: unknown) => {
           if (isReason(err, 'Conflict') && !pre?.resourceVersion) return undefined;
           throw err;
         });
@@ -669,9 +674,9 @@ export class GenericStore {
     else delete obj.metadata.managedFields;
   }
 
-  /** Finalizers (or the kind's own hold) keep the object after a DELETE. */
+  /** Finalizers, the kind's own hold or a grace period still running keep the object after a DELETE. */
   private held(def: ResourceDefinition, obj: KubeObject): boolean {
-    return (obj.metadata.finalizers ?? []).length > 0 || (def.holdsDeletion?.(obj) ?? false);
+    return (obj.metadata.finalizers ?? []).length > 0 || (def.holdsDeletion?.(obj) ?? false) || (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0;
   }
 
   /** The decoder checks of a request body (`admitBody`), for callers that write through `mutate` (apply). */

@@ -3,7 +3,7 @@
  * A kind is one `defineKind` call in `api/kinds/<group>/<kind>.ts`; every hook has a default, so a
  * simple kind is a handful of lines (see `api/kinds/core/configmap.ts`).
  */
-import type { Scope } from '../../storage/keys.js';
+import type { ResourceKeyInfo, Scope } from '../../storage/keys.js';
 import type { Schema } from '../schema/schema.js';
 import type { FieldError } from './field-error.js';
 import type { KubeObject } from './object.js';
@@ -91,6 +91,12 @@ export interface KindStrategy<T extends KubeObject = KubeObject> {
   /** Changes made when the object is marked for deletion (a namespace turns Terminating). */
   markDeleting?(obj: T): void;
   /**
+   * The grace period a DELETE gives the object (Kubernetes' `CheckGracefulDelete`), `asked` being
+   * the request's `gracePeriodSeconds`; above 0 the object is marked and waits for a DELETE of 0
+   * (see graceful-deletion.ts). Kinds without it are deleted at once.
+   */
+  deletionGracePeriod?(obj: T, asked: number | undefined): number;
+  /**
    * What a DELETE that names no policy does to the object's dependents (Kubernetes'
    * `DefaultGarbageCollectionPolicy`); see `garbageCollectionPolicy` for the default.
    */
@@ -148,6 +154,12 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
    * this kind's own `apiVersion` (the `None` conversion).
    */
   storageVersion?: string;
+  /**
+   * For a kind served as a view of another kind's storage (events.k8s.io/v1 Events are core/v1
+   * Events, as in kube-apiserver): where its objects are kept and how they convert. Defaults to
+   * the kind's own group and resource, converted by `apiVersion` alone (see `storageVersion`).
+   */
+  storedAs?: StoredAs<T>;
   /** Sent as a `Warning` header with every answer about this kind (a deprecated custom resource version). */
   deprecationWarning?: string;
   /**
@@ -202,14 +214,38 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
   answer?(request: T, requester: Requester): T | Promise<T>;
 }
 
+/**
+ * Another kind whose storage a kind is served from: its names, and the conversion between the two
+ * forms. One stored object, two served kinds: a write through either is read and watched
+ * through both (kube-apiserver's conversion through the internal version).
+ */
+export interface StoredAs<T extends KubeObject = KubeObject> {
+  group: string;
+  version: string;
+  kind: string;
+  resource: string;
+  toStorage(obj: T): KubeObject;
+  fromStorage(obj: KubeObject): T;
+}
+
+/** Where a kind's objects are kept: the key's group, resource and scope, and the stored apiVersion and kind. */
+export interface StorageInfo extends ResourceKeyInfo {
+  apiVersion: string;
+  kind: string;
+}
+
 /** A kind as the registry holds it: every optional choice resolved. */
 export interface ResourceDefinition<T extends KubeObject = KubeObject> extends KindStrategy<T> {
   group: string;
   version: string;
   /** `v1` for the core group, `group/version` otherwise. */
   apiVersion: string;
-  /** The `apiVersion` objects are stored with. */
-  storageApiVersion: string;
+  /** Where objects are kept (see `storedAs`). */
+  storage: StorageInfo;
+  /** The stored form of an object (a new object; `obj` is not changed). */
+  toStorage(obj: T): KubeObject;
+  /** An object as this kind serves it, from its stored form (which it may reuse). */
+  fromStorage(obj: KubeObject): T;
   deprecationWarning?: string;
   unstructured: boolean;
   kind: string;
@@ -289,11 +325,19 @@ export function humanAge(timestamp: string | undefined, now: number): string {
 
 /** Resolves a kind's spec into the definition the registry serves. */
 export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDefinition<T> {
-  const apiVersionOf = (version: string): string => (spec.group === '' ? version : `${spec.group}/${version}`);
+  const apiVersionOf = (group: string, version: string): string => (group === '' ? version : `${group}/${version}`);
+  const apiVersion = apiVersionOf(spec.group, spec.version);
+  const view = spec.storedAs;
+  const storage: StorageInfo = view
+    ? { group: view.group, resource: view.resource, scope: spec.scope, apiVersion: apiVersionOf(view.group, view.version), kind: view.kind }
+    : { group: spec.group, resource: spec.resource, scope: spec.scope, apiVersion: apiVersionOf(spec.group, spec.storageVersion ?? spec.version), kind: spec.kind };
   return {
     ...spec,
-    apiVersion: apiVersionOf(spec.version),
-    storageApiVersion: apiVersionOf(spec.storageVersion ?? spec.version),
+    apiVersion,
+    storage,
+    // Without a view, versions differ by name only (the `None` conversion of custom resources).
+    toStorage: view ? (obj) => ({ ...view.toStorage(obj), apiVersion: storage.apiVersion, kind: storage.kind }) : (obj) => ({ ...obj, apiVersion: storage.apiVersion }),
+    fromStorage: (obj) => ({ ...(view ? view.fromStorage(obj) : (obj as T)), apiVersion, kind: spec.kind }),
     unstructured: spec.unstructured ?? false,
     listKind: `${spec.kind}List`,
     singular: spec.singular ?? spec.kind.toLowerCase(),

@@ -18,6 +18,8 @@ import type { ResourceDefinition } from './resource-definition.js';
 import { startStoreWatch, type ApiWatchEvent, type WatchQuery } from './watch.js';
 import { WatchCaches } from './watch-cache.js';
 
+const coreEvents = builtinKinds.find((d) => d.group === '' && d.resource === 'events') as ResourceDefinition;
+const v1Events = builtinKinds.find((d) => d.group === 'events.k8s.io' && d.resource === 'events') as ResourceDefinition;
 const configMaps = builtinKinds.find((d) => d.group === '' && d.resource === 'configmaps') as ResourceDefinition;
 const cm = (name: string, labels: Record<string, string> = {}, data = 'v'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data: { k: data } });
 
@@ -209,5 +211,23 @@ describe('WatchCaches', () => {
     } finally {
       await small.stop();
     }
+  });
+
+  it('serves one stored kind through two: events.k8s.io/v1 and core/v1 Events see each other\'s writes', async () => {
+    const core = recorder();
+    const v1 = recorder();
+    await caches.startWatch(coreEvents, { tenant: 't1' }, {}, core.sink);
+    await caches.startWatch(v1Events, { tenant: 't1' }, {}, v1.sink);
+    const regarding = { kind: 'Pod', namespace: 'ns', name: 'web' };
+    const eventTime = '2024-05-01T10:00:00.000000Z';
+    await generic.create(v1Events, { tenant: 't1', namespace: 'ns' }, { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'web.1' }, eventTime, reportingController: 'c', reportingInstance: 'i', action: 'A', reason: 'R', regarding, note: 'from v1', type: 'Normal' });
+    await generic.create(coreEvents, { tenant: 't1', namespace: 'ns' }, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'web.2' }, involvedObject: regarding, reason: 'R', message: 'from core', type: 'Normal', count: 1 });
+    await eventually(() => expect([core.lines(), v1.lines()]).toEqual([['ADDED t1/web.1', 'ADDED t1/web.2'], ['ADDED t1/web.1', 'ADDED t1/web.2']]));
+    expect(core.events.map((e) => [e.object.apiVersion, (e.object as { message?: string }).message])).toEqual([['v1', 'from v1'], ['v1', 'from core']]);
+    expect(v1.events.map((e) => [e.object.apiVersion, (e.object as { note?: string }).note, (e.object as { deprecatedCount?: number }).deprecatedCount])).toEqual([['events.k8s.io/v1', 'from v1', undefined], ['events.k8s.io/v1', 'from core', 1]]);
+    // One key for both: the events.k8s.io name reads the core object.
+    const read = await generic.get(v1Events, { tenant: 't1', namespace: 'ns', name: 'web.2' });
+    expect(read).toMatchObject({ regarding, note: 'from core' });
+    expect((await store.list('/registry/events.k8s.io/', {})).items).toEqual([]);
   });
 });

@@ -58,9 +58,13 @@ describe('bootstrap policy objects', () => {
       'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
       'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
       'system:kube-controller-manager', 'system:controller:tenant-controller', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
-      'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller',
+      'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller', 'system:kube-scheduler',
+      'system:controller:endpoint-controller', 'system:controller:endpointslice-controller', 'system:controller:pod-garbage-collector',
+      'system:controller:replicaset-controller', 'system:controller:replication-controller', 'system:controller:deployment-controller',
+      'system:controller:disruption-controller',
       'system:controller:job-controller', 'system:controller:cronjob-controller', 'system:controller:statefulset-controller',
-      'system:controller:daemon-set-controller', 'system:controller:ttl-after-finished-controller',
+      'system:controller:daemon-set-controller', 'system:controller:ttl-after-finished-controller', 'system:controller:generic-garbage-collector',
+      'system:node-simulator',
     ]);
   });
 
@@ -226,11 +230,21 @@ describe('bootstrap bindings', () => {
       'system:controller:clusterrole-aggregation-controller': ['User/rbac.authorization.k8s.io/system:controller:clusterrole-aggregation-controller'],
       'system:controller:root-ca-cert-publisher': ['User/rbac.authorization.k8s.io/system:controller:root-ca-cert-publisher'],
       'system:controller:resourcequota-controller': ['User/rbac.authorization.k8s.io/system:controller:resourcequota-controller'],
+      'system:kube-scheduler': ['User/rbac.authorization.k8s.io/system:kube-scheduler'],
+      'system:controller:endpoint-controller': ['User/rbac.authorization.k8s.io/system:controller:endpoint-controller'],
+      'system:controller:endpointslice-controller': ['User/rbac.authorization.k8s.io/system:controller:endpointslice-controller'],
+      'system:controller:pod-garbage-collector': ['User/rbac.authorization.k8s.io/system:controller:pod-garbage-collector'],
+      'system:controller:replicaset-controller': ['User/rbac.authorization.k8s.io/system:controller:replicaset-controller'],
+      'system:controller:replication-controller': ['User/rbac.authorization.k8s.io/system:controller:replication-controller'],
+      'system:controller:deployment-controller': ['User/rbac.authorization.k8s.io/system:controller:deployment-controller'],
+      'system:controller:disruption-controller': ['User/rbac.authorization.k8s.io/system:controller:disruption-controller'],
       'system:controller:job-controller': ['User/rbac.authorization.k8s.io/system:controller:job-controller'],
       'system:controller:cronjob-controller': ['User/rbac.authorization.k8s.io/system:controller:cronjob-controller'],
       'system:controller:statefulset-controller': ['User/rbac.authorization.k8s.io/system:controller:statefulset-controller'],
       'system:controller:daemon-set-controller': ['User/rbac.authorization.k8s.io/system:controller:daemon-set-controller'],
       'system:controller:ttl-after-finished-controller': ['User/rbac.authorization.k8s.io/system:controller:ttl-after-finished-controller'],
+      'system:controller:generic-garbage-collector': ['User/rbac.authorization.k8s.io/system:controller:generic-garbage-collector'],
+      'system:node-simulator': ['User/rbac.authorization.k8s.io/system:node-simulator'],
     });
   });
 });

@@ -46,9 +46,11 @@ const AUTOSCALING = 'autoscaling';
 const BATCH = 'batch';
 const COORDINATION = 'coordination.k8s.io';
 const DISCOVERY = 'discovery.k8s.io';
+const EVENTS = 'events.k8s.io';
 const EXTENSIONS = 'extensions';
 const NETWORKING = 'networking.k8s.io';
 const POLICY = 'policy';
+const STORAGE = 'storage.k8s.io';
 
 /** A resource rule: `verbs` on `resources` of `groups`. Arrays are copied, so callers may mutate. */
 function rule(verbs: readonly string[], groups: readonly string[], resources: readonly string[]): PolicyRule {
@@ -103,27 +105,35 @@ export const CONTROLLER_USERS = {
   clusterRoleAggregation: 'system:controller:clusterrole-aggregation-controller',
   rootCaPublisher: 'system:controller:root-ca-cert-publisher',
   resourceQuota: 'system:controller:resourcequota-controller',
+  // kube-scheduler is a process of its own in Kubernetes; here it runs in the controller manager,
+  // under its own user and kube's role of the same name.
+  scheduler: 'system:kube-scheduler',
+  endpoint: 'system:controller:endpoint-controller',
+  endpointSlice: 'system:controller:endpointslice-controller',
+  podGarbageCollector: 'system:controller:pod-garbage-collector',
+  replicaSet: 'system:controller:replicaset-controller',
+  replicationController: 'system:controller:replication-controller',
+  deployment: 'system:controller:deployment-controller',
+  disruption: 'system:controller:disruption-controller',
   job: 'system:controller:job-controller',
   cronJob: 'system:controller:cronjob-controller',
   statefulSet: 'system:controller:statefulset-controller',
   daemonSet: 'system:controller:daemon-set-controller',
   ttlAfterFinished: 'system:controller:ttl-after-finished-controller',
+  garbageCollector: 'system:controller:generic-garbage-collector',
 } as const;
 
-/** Recording events, core and events.k8s.io (upstream's eventsRule). */
-function eventRules(): PolicyRule[] {
-  return [rule(['create', 'update', 'patch'], [CORE], ['events']), rule(['create', 'update', 'patch'], ['events.k8s.io'], ['events'])];
+/** What every controller that records events may do with them, in both event APIs (upstream's eventsRule). */
+function eventsRule(): PolicyRule {
+  return rule(['create', 'update', 'patch'], [CORE, EVENTS], ['events']);
 }
 
 /** One role per controller, each with what that controller does and nothing more (upstream's controller_policy.go). */
 function controllerRoles(): ClusterRole[] {
   return [
     clusterRole(CONTROLLER_MANAGER_USER, [
-      rule(READ, [CORE], ['tenants', 'namespaces', 'serviceaccounts', 'configmaps']),
-      rule(READ, [CORE], ['resourcequotas', 'pods', 'services', 'persistentvolumeclaims', 'secrets', 'replicationcontrollers', 'nodes']),
-      rule(READ, [RBAC_GROUP], ['clusterroles']),
-      rule(READ, [BATCH], ['jobs', 'cronjobs']),
-      rule(READ, [APPS], ['statefulsets', 'daemonsets', 'controllerrevisions']),
+      // The shared informers: what any controller watches (the garbage collector and quota watch every resource).
+      rule(READ, ['*'], ['*']),
       rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
       { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: Object.values(CONTROLLER_USERS) },
     ]),
@@ -142,19 +152,62 @@ function controllerRoles(): ClusterRole[] {
       rule(['update'], [CORE], ['namespaces/finalize', 'namespaces/status']),
       rule(['get', 'list', 'delete', 'deletecollection'], ['*'], ['*']),
     ]),
-    clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts'])]),
+    clusterRole(CONTROLLER_USERS.serviceAccount, [rule(['create'], [CORE], ['serviceaccounts']), eventsRule()]),
     // `escalate`: the rules it writes are the aggregated roles', not its own.
     clusterRole(CONTROLLER_USERS.clusterRoleAggregation, [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
     clusterRole(CONTROLLER_USERS.rootCaPublisher, [rule(['create', 'update', 'patch'], [CORE], ['configmaps'])]),
     // Counts any resource a quota names (`count/<resource>.<group>`, custom resources too), writes only quota status.
     clusterRole(CONTROLLER_USERS.resourceQuota, [rule(['list', 'watch'], ['*'], ['*']), rule(['get'], [CORE], ['resourcequotas']), rule(['update'], [CORE], ['resourcequotas/status'])]),
+    // Upstream's system:kube-scheduler (policy.go), but for volume and CSI kinds we do not serve.
+    clusterRole(CONTROLLER_USERS.scheduler, [
+      eventsRule(),
+      rule(['create'], [COORDINATION], ['leases']),
+      { apiGroups: [COORDINATION], resources: ['leases'], verbs: ['get', 'update'], resourceNames: ['kube-scheduler'] },
+      rule(READ, [CORE], ['nodes']),
+      rule(['get', 'list', 'watch', 'delete'], [CORE], ['pods']),
+      rule(['create'], [CORE], ['pods/binding', 'bindings']),
+      rule(['patch', 'update'], [CORE], ['pods/status']),
+      rule(READ, [CORE], ['services', 'replicationcontrollers']),
+      rule(READ, [APPS, EXTENSIONS], ['replicasets']),
+      rule(READ, [APPS], ['statefulsets']),
+      rule(READ, [POLICY], ['poddisruptionbudgets']),
+      rule(READ, [CORE], ['persistentvolumeclaims', 'persistentvolumes']),
+      rule(['create'], [AUTHENTICATION], ['tokenreviews']),
+      rule(['create'], [AUTHORIZATION], ['subjectaccessreviews']),
+      rule(READ, [CORE], ['namespaces']),
+      rule(READ, [STORAGE], ['storageclasses']),
+    ]),
+    // The next three read through the manager's shared informers and only write.
+    clusterRole(CONTROLLER_USERS.endpoint, [rule(['create', 'update', 'delete'], [CORE], ['endpoints'])]),
+    clusterRole(CONTROLLER_USERS.endpointSlice, [rule(['create', 'update', 'delete'], [DISCOVERY], ['endpointslices'])]),
+    clusterRole(CONTROLLER_USERS.podGarbageCollector, [rule(['delete'], [CORE], ['pods']), rule(['get'], [CORE], ['nodes'])]),
+    // The workload controllers read through the manager's informers; these are their writes (and the fresh read before adopting).
+    clusterRole(CONTROLLER_USERS.replicaSet, [
+      rule(['get', 'update'], [APPS], ['replicasets']),
+      rule(['update'], [APPS], ['replicasets/status']),
+      rule(['create', 'delete', 'update'], [CORE], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.replicationController, [
+      rule(['get', 'update'], [CORE], ['replicationcontrollers']),
+      rule(['update'], [CORE], ['replicationcontrollers/status']),
+      rule(['create', 'delete', 'update'], [CORE], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.deployment, [
+      rule(['get', 'update'], [APPS], ['deployments']),
+      rule(['update'], [APPS], ['deployments/status']),
+      rule(['create', 'delete', 'get', 'update'], [APPS], ['replicasets']),
+      eventsRule(),
+    ]),
+    clusterRole(CONTROLLER_USERS.disruption, [rule(['update'], [POLICY], ['poddisruptionbudgets/status']), eventsRule()]),
     // The workload controllers, as upstream's controller_policy.go (events through events.k8s.io).
     clusterRole(CONTROLLER_USERS.job, [
       rule(['get', 'list', 'watch', 'update', 'patch'], [BATCH], ['jobs']),
       rule(['update', 'patch'], [BATCH], ['jobs/status']),
       rule(['update'], [BATCH], ['jobs/finalizers']),
       rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
-      ...eventRules(),
+      eventsRule(),
     ]),
     clusterRole(CONTROLLER_USERS.cronJob, [
       rule(['get', 'list', 'watch', 'update'], [BATCH], ['cronjobs']),
@@ -162,7 +215,7 @@ function controllerRoles(): ClusterRole[] {
       rule(['update'], [BATCH], ['cronjobs/status']),
       rule(['update'], [BATCH], ['cronjobs/finalizers']),
       rule(['list', 'delete'], [CORE], ['pods']),
-      ...eventRules(),
+      eventsRule(),
     ]),
     clusterRole(CONTROLLER_USERS.statefulSet, [
       rule(['list', 'watch'], [CORE], ['pods']),
@@ -172,7 +225,7 @@ function controllerRoles(): ClusterRole[] {
       rule(['get', 'create', 'delete', 'update', 'patch'], [CORE], ['pods']),
       rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [APPS], ['controllerrevisions']),
       rule(['get', 'create', 'update', 'patch'], [CORE], ['persistentvolumeclaims']),
-      ...eventRules(),
+      eventsRule(),
     ]),
     clusterRole(CONTROLLER_USERS.daemonSet, [
       rule(['get', 'list', 'watch'], [APPS, EXTENSIONS], ['daemonsets']),
@@ -182,10 +235,31 @@ function controllerRoles(): ClusterRole[] {
       rule(['list', 'watch', 'create', 'delete', 'patch'], [CORE], ['pods']),
       rule(['create'], [CORE], ['pods/binding']),
       rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [APPS], ['controllerrevisions']),
-      ...eventRules(),
+      eventsRule(),
     ]),
-    clusterRole(CONTROLLER_USERS.ttlAfterFinished, [rule(['get', 'list', 'watch', 'delete'], [BATCH], ['jobs']), ...eventRules()]),
+    clusterRole(CONTROLLER_USERS.ttlAfterFinished, [rule(['get', 'list', 'watch', 'delete'], [BATCH], ['jobs']), eventsRule()]),
+    // Watches every collected kind (discovered, custom resources included) and edits or deletes any of them.
+    clusterRole(CONTROLLER_USERS.garbageCollector, [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*'])]),
   ];
+}
+
+/**
+ * The node simulator's user (controllers/node-simulator/): no kubelet (`system:node:<name>` in
+ * `system:nodes`) but what it needs to play one for simulated nodes, as upstream's `system:node`
+ * role: register and heartbeat nodes, their leases, and the status and deletion of pods. It may
+ * act as itself, so `kube-spaces simulate-nodes` runs alike with an admin's kubeconfig or its own.
+ */
+export const NODE_SIMULATOR_USER = 'system:node-simulator';
+
+function nodeSimulatorRole(): ClusterRole {
+  return clusterRole(NODE_SIMULATOR_USER, [
+    rule(['create', 'get', 'list', 'watch', 'update', 'patch'], [CORE], ['nodes']),
+    rule(['update', 'patch'], [CORE], ['nodes/status']),
+    rule(['get', 'list', 'watch', 'delete'], [CORE], ['pods']),
+    rule(['update', 'patch'], [CORE], ['pods/status']),
+    rule(['create', 'get', 'update'], [COORDINATION], ['leases']),
+    { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: [NODE_SIMULATOR_USER] },
+  ]);
 }
 
 /** Read-only access to what a namespace's users work with; never secrets, nor anything that grants more. */
@@ -296,6 +370,7 @@ export function bootstrapClusterRoles(): KubeObject[] {
     // For servers that delegate to this one (webhooks, aggregated APIs): ask whose a token is, and what someone may do.
     clusterRole('system:auth-delegator', [rule(['create'], [AUTHENTICATION], ['tokenreviews']), rule(['create'], [AUTHORIZATION], ['subjectaccessreviews'])]),
     ...controllerRoles(),
+    nodeSimulatorRole(),
   ];
 }
 
@@ -311,6 +386,6 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
     clusterRoleBinding('system:discovery', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:basic-user', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
-    ...controllerRoles().map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
+    ...[...controllerRoles(), nodeSimulatorRole()].map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
   ];
 }

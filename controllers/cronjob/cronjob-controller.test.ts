@@ -36,7 +36,7 @@ describe('cronjob controller', () => {
     }));
 
   beforeAll(async () => {
-    s = await startWorkloadTestServer({ eventsFor: events.for, clock });
+    s = await startWorkloadTestServer({ eventRecorderFor: events.for, clock });
   });
   afterAll(async () => {
     await s?.close();

@@ -39,7 +39,7 @@ describe('daemonset controller', () => {
   const readSet = (name: string) => s.read<DaemonSet>('apps', 'daemonsets', { tenant: 'system', namespace: 'kube-system', name });
 
   beforeAll(async () => {
-    s = await startWorkloadTestServer({ eventsFor: events.for });
+    s = await startWorkloadTestServer({ eventRecorderFor: events.for });
     for (const n of [node('n1'), node('n2', { disk: 'ssd' }), node('n3', {}, [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }])]) {
       await s.create('', 'nodes', '', n);
     }

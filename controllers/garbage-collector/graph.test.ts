@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { builtinKinds } from '../../api/kinds/index.js';
 import type { KubeObject, OwnerReference } from '../../api/registry/object.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { keyOf } from '../../src/client/object-key.js';
+import type { CollectedResource } from './collected-kinds.js';
 import { groupOf, OwnerGraph, referenceMatches } from './graph.js';
 
-function kind(group: string, resource: string): ResourceDefinition {
+function kind(group: string, resource: string): CollectedResource {
   const def = builtinKinds.find((d) => d.group === group && d.resource === resource);
   if (!def) throw new Error(`no kind ${group}/${resource}`);
-  return def;
+  return { group, version: def.version, resource, kind: def.kind, namespaced: def.scope === 'namespace' };
 }
+
+const apiVersionOf = (r: CollectedResource) => (r.group === '' ? r.version : `${r.group}/${r.version}`);
 
 const configMaps = kind('', 'configmaps');
 const replicaSets = kind('apps', 'replicasets');
@@ -23,11 +25,11 @@ interface Placed {
   owners?: OwnerReference[];
 }
 
-function object(def: ResourceDefinition, p: Placed): KubeObject {
-  return { apiVersion: def.apiVersion, kind: def.kind, metadata: { name: p.name, namespace: p.namespace, tenant: p.tenant, uid: p.uid, ownerReferences: p.owners } };
+function object(def: CollectedResource, p: Placed): KubeObject {
+  return { apiVersion: apiVersionOf(def), kind: def.kind, metadata: { name: p.name, namespace: p.namespace, tenant: p.tenant, uid: p.uid, ownerReferences: p.owners } };
 }
 
-const ref = (def: ResourceDefinition, name: string, uid: string, blockOwnerDeletion?: boolean): OwnerReference => ({ apiVersion: def.apiVersion, kind: def.kind, name, uid, blockOwnerDeletion });
+const ref = (def: CollectedResource, name: string, uid: string, blockOwnerDeletion?: boolean): OwnerReference => ({ apiVersion: apiVersionOf(def), kind: def.kind, name, uid, blockOwnerDeletion });
 
 describe('OwnerGraph', () => {
   it('indexes dependents by their owner, and owners by their dependents', () => {
@@ -92,6 +94,22 @@ describe('OwnerGraph', () => {
     expect(graph.forget(configMaps, { tenant: 't1', namespace: 'ns', name: 'dep' })?.uid).toBe('u-dep');
     expect(graph.dependentsOf(b)).toEqual([]);
     expect(graph.size).toBe(1);
+  });
+
+  it('forgets what one watch observed, leaving a same-named resource of another space', () => {
+    const graph = new OwnerGraph();
+    // Two spaces' own CRDs of the same resource name, each watched in its space.
+    const t1Widgets: CollectedResource = { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true };
+    const t2Widgets: CollectedResource = { ...t1Widgets };
+    const w1 = graph.observe(t1Widgets, object(t1Widgets, { tenant: 't1', namespace: 'ns', name: 'w', uid: 'u-w1' })).node;
+    const w2 = graph.observe(t2Widgets, object(t2Widgets, { tenant: 't2', namespace: 'ns', name: 'w', uid: 'u-w2' })).node;
+    const dep = graph.observe(configMaps, object(configMaps, { tenant: 't1', namespace: 'ns', name: 'cm', uid: 'u-cm', owners: [ref(t1Widgets, 'w', 'u-w1')] })).node;
+    expect(graph.forgetResource(t1Widgets)).toEqual([w1]);
+    expect(graph.at(t1Widgets, keyOf(w1.object))).toBeUndefined();
+    expect(graph.at(t2Widgets, keyOf(w2.object))).toBe(w2);
+    // Its dependents are still found from its last state, to be judged again.
+    expect(graph.dependentsOf(w1).map((e) => e.node)).toEqual([dep]);
+    expect(graph.size).toBe(2);
   });
 
   it.each([

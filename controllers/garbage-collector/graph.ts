@@ -6,18 +6,18 @@
  *
  * @example
  *   const graph = new OwnerGraph();
- *   graph.observe(configMaps, owner);
+ *   graph.observe(configMaps, owner);     // configMaps: the CollectedResource it was watched as
  *   graph.observe(configMaps, dependent); // ownerReferences: [{ kind: 'ConfigMap', name: 'owner', uid: owner's uid }]
  *   graph.dependentsOf(graph.at(configMaps, keyOf(owner))!); // [{ node: <dependent>, ref }]
  */
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../api/registry/garbage-collection.js';
 import type { KubeObject, OwnerReference } from '../../api/registry/object.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
+import type { CollectedResource } from './collected-kinds.js';
 import { keyOf, keyString, type ObjectKey } from '../../src/client/object-key.js';
 
-/** One object as last observed, with the kind it was observed as. */
+/** One object as last observed, with the resource it was observed as (the watch that saw it). */
 export interface GraphNode {
-  readonly def: ResourceDefinition;
+  readonly resource: CollectedResource;
   readonly object: KubeObject;
   readonly key: ObjectKey;
   readonly uid: string;
@@ -50,10 +50,10 @@ export function referenceMatches(ref: OwnerReference, dependent: GraphNode, owne
   return (
     owner.key.tenant === dependent.key.tenant &&
     ref.uid === owner.uid &&
-    ref.kind === owner.def.kind &&
-    groupOf(ref.apiVersion) === owner.def.group &&
+    ref.kind === owner.resource.kind &&
+    groupOf(ref.apiVersion) === owner.resource.group &&
     ref.name === owner.key.name &&
-    (owner.def.scope !== 'namespace' || owner.key.namespace === dependent.key.namespace)
+    (!owner.resource.namespaced || owner.key.namespace === dependent.key.namespace)
   );
 }
 
@@ -67,8 +67,8 @@ export function isOrphaning(obj: KubeObject): boolean {
   return obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).includes(ORPHAN_FINALIZER);
 }
 
-function kindId(def: ResourceDefinition): string {
-  return `${def.resource}.${def.group}`;
+function kindId(resource: CollectedResource): string {
+  return `${resource.resource}.${resource.group}`;
 }
 
 function uidId(tenant: string, uid: string): string {
@@ -84,13 +84,13 @@ export class OwnerGraph {
   private readonly referrers = new Map<string, Set<string>>();
 
   /** Records the object's current state; returns it with whatever was at its location before. */
-  observe(def: ResourceDefinition, obj: KubeObject): Observation {
+  observe(resource: CollectedResource, obj: KubeObject): Observation {
     const key = keyOf(obj);
-    const location = `${kindId(def)}|${keyString(key)}`;
+    const location = `${kindId(resource)}|${keyString(key)}`;
     const previousId = this.locations.get(location);
     const previous = previousId === undefined ? undefined : this.nodes.get(previousId);
     if (previous) this.unlink(previous);
-    const node: GraphNode = { def, object: obj, key, uid: obj.metadata.uid ?? '' };
+    const node: GraphNode = { resource, object: obj, key, uid: obj.metadata.uid ?? '' };
     const id = uidId(key.tenant, node.uid);
     this.nodes.set(id, node);
     this.locations.set(location, id);
@@ -104,8 +104,8 @@ export class OwnerGraph {
   }
 
   /** Forgets the object at a location (it was deleted); returns its last known state. */
-  forget(def: ResourceDefinition, key: ObjectKey): GraphNode | undefined {
-    const location = `${kindId(def)}|${keyString(key)}`;
+  forget(resource: CollectedResource, key: ObjectKey): GraphNode | undefined {
+    const location = `${kindId(resource)}|${keyString(key)}`;
     const id = this.locations.get(location);
     const node = id === undefined ? undefined : this.nodes.get(id);
     if (node) this.unlink(node);
@@ -113,8 +113,8 @@ export class OwnerGraph {
   }
 
   /** The object of this kind at this location, as last observed. */
-  at(def: ResourceDefinition, key: ObjectKey): GraphNode | undefined {
-    const id = this.locations.get(`${kindId(def)}|${keyString(key)}`);
+  at(resource: CollectedResource, key: ObjectKey): GraphNode | undefined {
+    const id = this.locations.get(`${kindId(resource)}|${keyString(key)}`);
     return id === undefined ? undefined : this.nodes.get(id);
   }
 
@@ -139,6 +139,13 @@ export class OwnerGraph {
     return owners;
   }
 
+  /** Forgets every object observed as `resource` (its watch stopped: the kind is no longer served); returns them. */
+  forgetResource(resource: CollectedResource): GraphNode[] {
+    const gone = [...this.nodes.values()].filter((node) => node.resource === resource);
+    for (const node of gone) this.unlink(node);
+    return gone;
+  }
+
   /** How many objects the graph holds. */
   get size(): number {
     return this.nodes.size;
@@ -147,7 +154,7 @@ export class OwnerGraph {
   private unlink(node: GraphNode): void {
     const id = uidId(node.key.tenant, node.uid);
     if (this.nodes.get(id) === node) this.nodes.delete(id);
-    this.locations.delete(`${kindId(node.def)}|${keyString(node.key)}`);
+    this.locations.delete(`${kindId(node.resource)}|${keyString(node.key)}`);
     for (const ref of node.object.metadata.ownerReferences ?? []) {
       const owner = uidId(node.key.tenant, ref.uid);
       const set = this.referrers.get(owner);

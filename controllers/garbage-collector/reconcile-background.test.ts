@@ -1,36 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
+import type { KubeClient } from '../../src/client/kube-client.js';
+import { startInProcessServer } from '../../src/testing/in-process-server.js';
 import { done, requeue } from '../runtime/controller.js';
 import { reconcileBackground } from './reconcile-background.js';
-import { configMap, manualCollector, openFixture, ownerRef, read, type Fixture } from './testing.js';
+import { clusterRoleResource, configMap, configMapResource, manualCollector, openFixture, ownerRef, read, type Fixture } from './testing.js';
 
-describe('reconcileBackground', () => {
+describe('reconcileBackground (as the collector’s user, against the server in process)', () => {
   let fx: Fixture;
-  let generic: GenericStore;
-  let configMaps: ResourceDefinition;
-  let clusterRoles: ResourceDefinition;
+  let admin: KubeClient;
   let n = 0;
-  const t1 = { tenant: 't1', namespace: 'ns' };
-  const t2 = { tenant: 't2', namespace: 'ns' };
   const unique = (prefix: string) => `${prefix}-${(n += 1)}`;
-  const create = (obj: KubeObject, loc = t1) => generic.create(configMaps, loc, obj);
-  const remove = (obj: KubeObject) => generic.delete(configMaps, { tenant: obj.metadata.tenant!, namespace: obj.metadata.namespace, name: obj.metadata.name! });
+  const create = (obj: KubeObject, tenant = 't1') => fx.objects(configMapResource, tenant).create(obj);
+  const remove = (obj: KubeObject, propagationPolicy?: 'Foreground') => fx.objects(configMapResource, obj.metadata.tenant).delete(obj.metadata.name!, { propagationPolicy });
+  const readCm = (obj: KubeObject) => read(admin, configMapResource, obj);
 
   /** Observes `dependent` (and `others`) and runs the step on the dependent. */
   async function collect(dependent: KubeObject, ...others: KubeObject[]) {
-    const gc = manualCollector(fx);
-    const [node] = await gc.observe([configMaps, dependent], ...others.map((o): [ResourceDefinition, KubeObject] => [configMaps, o]));
+    const gc = await manualCollector(fx);
+    const [node] = await gc.observe([configMapResource, dependent], ...others.map((o): [typeof configMapResource, KubeObject] => [configMapResource, o]));
     return reconcileBackground(gc, node!);
   }
 
   beforeAll(async () => {
-    fx = await openFixture();
-    generic = fx.generic;
-    configMaps = fx.kind('', 'configmaps');
-    clusterRoles = fx.kind('rbac.authorization.k8s.io', 'clusterroles');
+    fx = await openFixture(await startInProcessServer({ controllers: { enableGarbageCollector: false } }));
+    admin = fx.admin;
   });
   afterAll(() => fx.close());
 
@@ -38,7 +33,7 @@ describe('reconcileBackground', () => {
     const owner = await create(configMap(unique('owner')));
     const dep = await create(configMap(unique('dep'), [ownerRef(owner)]));
     expect(await collect(dep)).toEqual(done);
-    expect((await read(generic, configMaps, dep))?.metadata.resourceVersion).toBe(dep.metadata.resourceVersion);
+    expect((await readCm(dep))?.metadata.resourceVersion).toBe(dep.metadata.resourceVersion);
   });
 
   it.each([
@@ -52,13 +47,13 @@ describe('reconcileBackground', () => {
     const dep = await create(configMap(unique('dep'), [ownerRef(owner)]));
     await change(owner);
     expect(await collect(dep)).toEqual(done);
-    expect(await read(generic, configMaps, dep)).toBeUndefined();
+    expect(await readCm(dep)).toBeUndefined();
   });
 
-  it('deletes an object whose owner never existed, once storage confirms it', async () => {
+  it('deletes an object whose owner never existed, once the API confirms it', async () => {
     const dep = await create(configMap(unique('dep'), [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'never', uid: randomUUID() }]));
     expect(await collect(dep)).toEqual(done);
-    expect(await read(generic, configMaps, dep)).toBeUndefined();
+    expect(await readCm(dep)).toBeUndefined();
   });
 
   it('drops dangling and waiting references while another owner keeps the object', async () => {
@@ -67,26 +62,26 @@ describe('reconcileBackground', () => {
     const waiting = await create(configMap(unique('waiting')));
     const dep = await create(configMap(unique('dep'), [ownerRef(keeper), ownerRef(gone), ownerRef(waiting, true)]));
     await remove(gone);
-    await generic.delete(configMaps, { ...t1, name: waiting.metadata.name! }, { propagationPolicy: 'Foreground' });
+    await remove(waiting, 'Foreground');
     expect(await collect(dep)).toEqual(done);
-    expect((await read(generic, configMaps, dep))?.metadata.ownerReferences).toEqual([ownerRef(keeper)]);
+    expect((await readCm(dep))?.metadata.ownerReferences).toEqual([ownerRef(keeper)]);
   });
 
   it('deletes a dependent of an owner waiting in the foreground', async () => {
     const owner = await create(configMap(unique('owner')));
     const dep = await create(configMap(unique('dep'), [ownerRef(owner, true)]));
-    await generic.delete(configMaps, { ...t1, name: owner.metadata.name! }, { propagationPolicy: 'Foreground' });
+    await remove(owner, 'Foreground');
     expect(await collect(dep)).toEqual(done);
-    expect(await read(generic, configMaps, dep)).toBeUndefined();
+    expect(await readCm(dep)).toBeUndefined();
   });
 
   it('deletes in the foreground a dependent that has dependents of its own, when its owner waits', async () => {
     const owner = await create(configMap(unique('owner')));
     const middle = await create(configMap(unique('middle'), [ownerRef(owner, true)]));
     const leaf = await create(configMap(unique('leaf'), [ownerRef(middle, true)]));
-    await generic.delete(configMaps, { ...t1, name: owner.metadata.name! }, { propagationPolicy: 'Foreground' });
+    await remove(owner, 'Foreground');
     expect(await collect(middle, leaf)).toEqual(done);
-    const marked = await read(generic, configMaps, middle);
+    const marked = await readCm(middle);
     expect(marked?.metadata.deletionTimestamp).toBeDefined();
     expect(marked?.metadata.finalizers).toEqual(['foregroundDeletion']);
   });
@@ -96,16 +91,16 @@ describe('reconcileBackground', () => {
     const dep = await create(configMap(unique('dep'), [ownerRef(owner)], ['orphan']));
     await remove(owner);
     expect(await collect(dep)).toEqual(done);
-    const marked = await read(generic, configMaps, dep);
+    const marked = await readCm(dep);
     expect(marked?.metadata.deletionTimestamp).toBeDefined();
     expect(marked?.metadata.finalizers).toEqual(['orphan']);
   });
 
   it('leaves an object already being deleted to its finalizers', async () => {
     const dep = await create(configMap(unique('dep'), [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'never', uid: randomUUID() }], ['example.com/hold']));
-    const { object } = await remove(dep);
+    const marked = await remove(dep);
     expect(await collect(dep)).toEqual(done);
-    expect((await read(generic, configMaps, dep))?.metadata.resourceVersion).toBe(object.metadata.resourceVersion);
+    expect((await readCm(dep))?.metadata.resourceVersion).toBe(marked.metadata.resourceVersion);
   });
 
   it.each([
@@ -114,61 +109,61 @@ describe('reconcileBackground', () => {
   ])('never deletes an object naming %s', async (_case, ref, result) => {
     const dep = await create(configMap(unique('dep'), [ref]));
     expect(await collect(dep)).toEqual(result);
-    expect((await read(generic, configMaps, dep))?.metadata.resourceVersion).toBe(dep.metadata.resourceVersion);
+    expect((await readCm(dep))?.metadata.resourceVersion).toBe(dep.metadata.resourceVersion);
   });
 
   it('never deletes a space-scoped object naming a namespaced owner (unresolvable, as in Kubernetes)', async () => {
-    const role = await generic.create(clusterRoles, { tenant: 't1' }, {
+    const role = await admin.space('t1').resource(clusterRoleResource).create({
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       metadata: { name: unique('role'), ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'absent', uid: randomUUID() }] },
     });
-    const gc = manualCollector(fx);
-    const [node] = await gc.observe([clusterRoles, role]);
+    const gc = await manualCollector(fx);
+    const [node] = await gc.observe([clusterRoleResource, role]);
     expect(await reconcileBackground(gc, node!)).toEqual(done);
-    expect(await read(generic, clusterRoles, role)).toBeDefined();
+    expect(await read(admin, clusterRoleResource, role)).toBeDefined();
   });
 
   it('judges again, deleting nothing, when the references changed since they were observed', async () => {
     const keeper = await create(configMap(unique('keeper')));
     const dep = await create(configMap(unique('dep'), [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'never', uid: randomUUID() }]));
-    const gc = manualCollector(fx);
-    const [node] = await gc.observe([configMaps, dep]);
-    await generic.mutate(configMaps, { ...t1, name: dep.metadata.name! }, (cur) => ({ ...cur, metadata: { ...cur.metadata, ownerReferences: [ownerRef(keeper)] } }));
+    const gc = await manualCollector(fx);
+    const [node] = await gc.observe([configMapResource, dep]);
+    await fx.objects(configMapResource).patch(dep.metadata.name!, 'merge', { metadata: { ownerReferences: [ownerRef(keeper)] } });
     expect(await reconcileBackground(gc, node!)).toEqual(requeue);
-    expect(await read(generic, configMaps, dep)).toBeDefined();
+    expect(await readCm(dep)).toBeDefined();
   });
 
   it('deletes a newer version all the same when only other fields changed', async () => {
     const dep = await create(configMap(unique('dep'), [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'never', uid: randomUUID() }]));
-    const gc = manualCollector(fx);
-    const [node] = await gc.observe([configMaps, dep]);
-    await generic.mutate(configMaps, { ...t1, name: dep.metadata.name! }, (cur) => ({ ...cur, data: { k: 'changed' } }));
+    const gc = await manualCollector(fx);
+    const [node] = await gc.observe([configMapResource, dep]);
+    await fx.objects(configMapResource).patch(dep.metadata.name!, 'merge', { data: { k: 'changed' } });
     expect(await reconcileBackground(gc, node!)).toEqual(done);
-    expect(await read(generic, configMaps, dep)).toBeUndefined();
+    expect(await readCm(dep)).toBeUndefined();
   });
 
   describe('across spaces', () => {
     it('never takes another space’s object for an owner, and never touches it', async () => {
-      const t2Owner = await create(configMap('shared-name'), t2);
+      const t2Owner = await create(configMap('shared-name'), 't2');
       const t1Namesake = await create(configMap('shared-name'));
       const dep = await create(configMap(unique('dep'), [ownerRef(t2Owner, true)]));
       // Judged in its own space: the object at that name there has another uid, so the owner is absent.
       expect(await collect(dep, t1Namesake)).toEqual(done);
-      expect(await read(generic, configMaps, dep)).toBeUndefined();
-      expect((await read(generic, configMaps, t2Owner))?.metadata.resourceVersion).toBe(t2Owner.metadata.resourceVersion);
-      expect((await read(generic, configMaps, t1Namesake))?.metadata.resourceVersion).toBe(t1Namesake.metadata.resourceVersion);
+      expect(await readCm(dep)).toBeUndefined();
+      expect((await readCm(t2Owner))?.metadata.resourceVersion).toBe(t2Owner.metadata.resourceVersion);
+      expect((await readCm(t1Namesake))?.metadata.resourceVersion).toBe(t1Namesake.metadata.resourceVersion);
     });
 
     it('does not see another space’s foreground deletion as its owner waiting', async () => {
-      const t2Owner = await create(configMap(unique('owner')), t2);
+      const t2Owner = await create(configMap(unique('owner')), 't2');
       const keeper = await create(configMap(unique('keeper')));
       const dep = await create(configMap(unique('dep'), [ownerRef(keeper), ownerRef(t2Owner, true)]));
-      await generic.delete(configMaps, { ...t2, name: t2Owner.metadata.name! }, { propagationPolicy: 'Foreground' });
+      await remove(t2Owner, 'Foreground');
       expect(await collect(dep)).toEqual(done);
       // The foreign reference is dangling in t1 and dropped there; t1's own owner keeps the object.
-      expect((await read(generic, configMaps, dep))?.metadata.ownerReferences).toEqual([ownerRef(keeper)]);
-      expect((await read(generic, configMaps, t2Owner))?.metadata.finalizers).toEqual(['foregroundDeletion']);
+      expect((await readCm(dep))?.metadata.ownerReferences).toEqual([ownerRef(keeper)]);
+      expect((await readCm(t2Owner))?.metadata.finalizers).toEqual(['foregroundDeletion']);
     });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Background collection, Kubernetes' `attemptToDeleteItem`: a dependent judges each owner its
- * references name, reading the owner from storage (not the graph, which may lag) in the
+ * references name, reading the owner from the API (not the graph, which may lag) in the
  * dependent's own space and namespace:
  * - solid: the owner exists with that uid and is not deleting its dependents in the foreground;
  * - dangling: nothing at that name, or another object (another uid), e.g. a uid of another space;
@@ -10,32 +10,28 @@
  */
 import type { KubeObject, OwnerReference } from '../../api/registry/object.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from '../../api/registry/garbage-collection.js';
-import { ApiError } from '../../api/status.js';
+import { isNotFound } from '../../src/client/api-status.js';
 import { done, requeue, type ReconcileResult } from '../runtime/controller.js';
 import { isDeletingDependents, type GraphNode } from './graph.js';
-import { deleteObject, removeOwnerReferences, unblockOwnerReferences, type WriteOutcome } from './object-writes.js';
+import { deleteObject, removeOwnerReferences, resourceAt, unblockOwnerReferences, type WriteOutcome } from './object-writes.js';
 import type { CollectorDeps, Step } from './steps.js';
 
 /** The judgement of one reference; `unresolvable` and `unknown` stop the dependent's judgement. */
 type Verdict = 'solid' | 'dangling' | 'waiting' | 'unresolvable' | 'unknown';
 
 async function judgeOwner(deps: CollectorDeps, dependent: GraphNode, ref: OwnerReference): Promise<Verdict> {
-  const kind = deps.ownerKind(ref);
-  // A kind not served (yet): judged again later, as Kubernetes retries a failed REST mapping.
+  const kind = deps.ownerKind(dependent.key.tenant, ref);
+  // A kind the space does not serve (yet): judged again later, as Kubernetes retries a failed REST mapping.
   if (kind.kind === 'unknown') return 'unknown';
   if (kind.kind === 'outside') return 'unresolvable';
-  const def = kind.def;
+  const { resource } = kind;
   // A space-scoped object naming a namespaced owner: Kubernetes never collects it.
-  if (def.scope === 'namespace' && dependent.def.scope !== 'namespace') return 'unresolvable';
+  if (resource.namespaced && !dependent.resource.namespaced) return 'unresolvable';
   let owner: KubeObject;
   try {
-    owner = await deps.generic.get(def, {
-      tenant: dependent.key.tenant,
-      namespace: def.scope === 'namespace' ? dependent.key.namespace : undefined,
-      name: ref.name,
-    });
+    owner = await resourceAt(deps.client, resource, dependent.key.tenant, dependent.key.namespace).get(ref.name);
   } catch (err) {
-    if (err instanceof ApiError && err.reason === 'NotFound') return 'dangling';
+    if (isNotFound(err)) return 'dangling';
     throw err;
   }
   if (owner.metadata.uid !== ref.uid) return 'dangling';
@@ -76,15 +72,15 @@ export const reconcileBackground: Step = async (deps, node) => {
   if (solid.length > 0) {
     if (released.length === 0) return done;
     // Another owner keeps it; a waiting owner would otherwise wait for it forever.
-    await removeOwnerReferences(deps.generic, node, new Set(released.map((r) => r.uid)));
+    await removeOwnerReferences(deps.client, node, new Set(released.map((r) => r.uid)));
     return done;
   }
   const dependents = deps.graph.dependentsOf(node);
   if (waiting && dependents.length > 0) {
     // Its own dependents must go before it, so its waiting owner waits for them too. If one of
     // them already waits on its dependents, references could form a cycle: stop blocking first.
-    if (dependents.some((edge) => isDeletingDependents(edge.node.object))) await unblockOwnerReferences(deps.generic, node);
-    return afterWrite(await deleteObject(deps.generic, node, 'Foreground'));
+    if (dependents.some((edge) => isDeletingDependents(edge.node.object))) await unblockOwnerReferences(deps.client, node);
+    return afterWrite(await deleteObject(deps.client, node, 'Foreground'));
   }
-  return afterWrite(await deleteObject(deps.generic, node, ownPolicy(node.object)));
+  return afterWrite(await deleteObject(deps.client, node, ownPolicy(node.object)));
 };

@@ -15,7 +15,7 @@ export const reconcileForeground: Step = async (deps, owner) => {
   if (!isDeletingDependents(owner.object)) return 'continue';
   const dependents = deps.graph.dependentsOf(owner);
   if (!dependents.some((edge) => edge.ref.blockOwnerDeletion === true)) {
-    await removeFinalizer(deps.generic, owner, FOREGROUND_FINALIZER);
+    await removeFinalizer(deps.client, owner, FOREGROUND_FINALIZER);
     return done;
   }
   for (const { node } of dependents) if (!node.object.metadata.deletionTimestamp) deps.enqueue(node);

@@ -11,7 +11,7 @@ import type { Step } from './steps.js';
 export const reconcileOrphan: Step = async (deps, owner) => {
   if (!isOrphaning(owner.object)) return 'continue';
   const ownerUid = new Set([owner.uid]);
-  for (const { node } of deps.graph.dependentsOf(owner)) await removeOwnerReferences(deps.generic, node, ownerUid);
-  await removeFinalizer(deps.generic, owner, ORPHAN_FINALIZER);
+  for (const { node } of deps.graph.dependentsOf(owner)) await removeOwnerReferences(deps.client, node, ownerUid);
+  await removeFinalizer(deps.client, owner, ORPHAN_FINALIZER);
   return done;
 };

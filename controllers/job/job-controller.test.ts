@@ -26,7 +26,7 @@ describe('job controller', () => {
   const condition = (j: Job | undefined, type: string) => (j?.status?.conditions as Array<{ type: string; status: string; reason?: string; message?: string }> | undefined)?.find((c) => c.type === type);
 
   beforeAll(async () => {
-    s = await startWorkloadTestServer({ eventsFor: events.for, jobBackoffBaseMs: 50 });
+    s = await startWorkloadTestServer({ eventRecorderFor: events.for, jobBackoffBaseMs: 50 });
   });
   afterAll(async () => {
     await s?.close();

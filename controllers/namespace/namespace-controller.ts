@@ -19,6 +19,7 @@ export interface NamespaceControllerDeps {
   /** Acts as the namespace controller. */
   client: KubeClient;
   namespaces: Informer;
+  tenants: Informer;
   log: { error(obj: object, msg: string): void };
 }
 
@@ -27,14 +28,18 @@ export function lingers(obj: KubeObject): boolean {
   return (obj.metadata.finalizers ?? []).length > 0 || (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0;
 }
 
-/** Deletes everything in one namespace of one space; answers how many resources still hold objects. */
-async function deleteContent(client: KubeClient, key: ObjectKey): Promise<number> {
+/**
+ * Deletes everything in one namespace of one space; answers how many resources still hold objects.
+ * `spaceGoing`: the whole space is being deleted, so pods go at once (grace period 0): a pod on a
+ * node with nobody to end it (no kubelet, no simulator) would otherwise hold the space for ever.
+ */
+async function deleteContent(client: KubeClient, key: ObjectKey, spaceGoing: boolean): Promise<number> {
   const space = client.space(key.tenant);
   let remaining = 0;
   for (const served of await space.preferredResources()) {
     if (!served.namespaced || !served.verbs.includes('deletecollection')) continue;
     const resource = space.namespace(key.name).resource(served);
-    const deleted = await resource.deleteCollection({ propagationPolicy: 'Background' });
+    const deleted = await resource.deleteCollection({ propagationPolicy: 'Background', ...(spaceGoing ? { gracePeriodSeconds: 0 } : {}) });
     // Only lingering objects can still be there (nothing new can be made in a namespace being deleted).
     if (deleted.items.some(lingers) && (await resource.list({ limit: 1 })).items.length > 0) remaining += 1;
   }
@@ -44,7 +49,8 @@ async function deleteContent(client: KubeClient, key: ObjectKey): Promise<number
 async function reconcileNamespace(deps: NamespaceControllerDeps, key: ObjectKey): Promise<ReconcileResult> {
   const cached = deps.namespaces.get(key);
   if (!cached?.metadata.deletionTimestamp) return done;
-  if ((await deleteContent(deps.client, key)) > 0) return requeueAfter(1000);
+  const spaceGoing = deps.tenants.get({ tenant: '', namespace: '', name: key.tenant })?.metadata.deletionTimestamp !== undefined;
+  if ((await deleteContent(deps.client, key, spaceGoing)) > 0) return requeueAfter(1000);
   const space = deps.client.space(key.tenant).resource(namespaces);
   try {
     const current = await space.get(key.name);

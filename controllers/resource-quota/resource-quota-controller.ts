@@ -7,7 +7,8 @@
  * down. Usage is counted from live lists (never a cache that may lag behind the charges), every
  * list within the quota's own space and namespace, and written with the quota's resourceVersion as
  * a precondition, so a charge made meanwhile by admission is never overwritten: the write
- * conflicts and the recalculation runs again. A client of the API, as
+ * conflicts and the recalculation runs again. A lower usage is written only once a recount a
+ * moment later confirms it with the quota unchanged (see `reconcileQuota`). A client of the API, as
  * `system:controller:resourcequota-controller`.
  */
 import { resourceQuotas } from '../../api/kinds/core/resource-quota.js';
@@ -19,11 +20,16 @@ import type { KubeObject } from '../../api/registry/object.js';
 import { isConflict, isNotFound } from '../../src/client/api-status.js';
 import type { KubeClient, Scope } from '../../src/client/kube-client.js';
 import type { ObjectKey } from '../../src/client/object-key.js';
-import { Controller, done, requeue, type ReconcileResult } from '../runtime/controller.js';
+import { Controller, done, requeue, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
 
 /** kube-controller-manager's `--resource-quota-sync-period` default. */
 export const QUOTA_RESYNC_MS = 5 * 60_000;
+/**
+ * How long a lowered usage must stay unconfirmed-by-charges before it is written: longer than a
+ * write takes from its charge to its commit, so a create charged before the count is in the recount.
+ */
+export const LOWERING_SETTLE_MS = 1_000;
 
 /** An informer of objects a quota counts, with the resource it lists. */
 export interface CountedInformer {
@@ -86,8 +92,14 @@ async function measure(namespace: Scope, space: Scope, hard: string[]): Promise<
   return measured;
 }
 
-/** Recalculates one quota's status from its namespace's objects and writes it if it changed. */
-export async function reconcileQuota(deps: ResourceQuotaControllerDeps, key: ObjectKey): Promise<ReconcileResult> {
+/**
+ * Recalculates one quota's status from its namespace's objects and writes it if it changed.
+ * A count that lowers usage may have missed a create charged just before it whose object was not
+ * yet written: such a result is written only by a recount `LOWERING_SETTLE_MS` later that finds
+ * the quota unchanged, i.e. charged by nobody in between (`lowering` remembers the
+ * resourceVersion each pending lowering was counted at).
+ */
+export async function reconcileQuota(deps: ResourceQuotaControllerDeps, key: ObjectKey, lowering = new Map<string, string>()): Promise<ReconcileResult> {
   const cached = deps.quotas.get(key);
   if (!cached || cached.metadata.deletionTimestamp) return done;
   const space = deps.client.space(key.tenant);
@@ -99,7 +111,15 @@ export async function reconcileQuota(deps: ResourceQuotaControllerDeps, key: Obj
     const hard = Object.keys(hardList);
     const used = quotaUsage(quota, hard, await measure(namespace, space, hard), Date.now());
     const sameHard = usageEquals(toUsage(quota.status?.hard), toUsage(hardList));
-    if (sameHard && usageEquals(toUsage(quota.status?.used), used)) return done;
+    const stored = toUsage(quota.status?.used);
+    if (sameHard && usageEquals(stored, used)) return done;
+    const id = `${key.tenant}/${key.namespace}/${key.name}`;
+    const lowers = [...stored].some(([name, q]) => used.has(name) && used.get(name)!.nanos < q.nanos);
+    if (lowers && lowering.get(id) !== quota.metadata.resourceVersion) {
+      lowering.set(id, quota.metadata.resourceVersion ?? '');
+      return requeueAfter(LOWERING_SETTLE_MS);
+    }
+    lowering.delete(id);
     quota.status = { hard: toResourceList(toUsage(hardList)), used: toResourceList(used) };
     await quotas.updateStatus(quota);
     return done;
@@ -119,7 +139,8 @@ function hardChanged(obj: KubeObject, previous: KubeObject | undefined): boolean
 }
 
 export function resourceQuotaController(deps: ResourceQuotaControllerDeps): Controller {
-  const controller = new Controller({ name: 'resourcequota', reconcile: (key) => reconcileQuota(deps, key), workers: 2, log: deps.log });
+  const lowering = new Map<string, string>();
+  const controller = new Controller({ name: 'resourcequota', reconcile: (key) => reconcileQuota(deps, key, lowering), workers: 2, log: deps.log });
   // Status writes (ours and admission's) change no limit: only a new quota, a new limit or the resync recalculates.
   deps.quotas.onChange(
     (key, obj, previous) => {

@@ -4,7 +4,7 @@
  *
  * @example
  *   const events = new FakeEvents();
- *   startInProcessServer({ controllers: { eventsFor: events.for } });
+ *   startInProcessServer({ controllers: { eventRecorderFor: events.for } });
  *   events.notes('SuccessfulCreate') // ['Created pod: pi-abcde']
  */
 import type { EventRecorder, EventToRecord } from './event-recorder.js';

@@ -46,6 +46,11 @@ export class InformerFactory<R extends GroupVersionResource = GroupVersionResour
     for (const informer of this.informers.values()) informer.start();
   }
 
+  /** Resolves once every informer made so far has its first listing. */
+  async waitForSync(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((i) => i.waitForSync()));
+  }
+
   stop(): void {
     for (const informer of this.informers.values()) informer.stop();
   }

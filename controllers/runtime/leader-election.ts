@@ -15,6 +15,7 @@
  *   });
  *   await elector.run(shutdownSignal);
  */
+import { microTime } from '../../api/registry/timestamp.js';
 import { performance } from 'node:perf_hooks';
 import type { Lease } from '../../api/kinds/coordination/lease.js';
 import { isConflict, isNotFound, isAlreadyExists } from '../../src/client/api-status.js';
@@ -220,11 +221,6 @@ function recordOf(lease: Lease): ElectionRecord {
 
 function sameRecord(a: ElectionRecord, b: ElectionRecord): boolean {
   return (Object.keys(a) as Array<keyof ElectionRecord>).every((field) => a[field] === b[field]);
-}
-
-/** A Lease's MicroTime: RFC 3339 with microseconds, as Go writes metav1.MicroTime. */
-function microTime(): string {
-  return new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 async function withTimeout(attempt: Promise<boolean>, ms: number): Promise<boolean> {

@@ -38,7 +38,7 @@ describe('statefulset controller', () => {
   const ready = async (tenant: string, name: string) => s.setPodPhase((await pod(tenant, name))!, 'Running');
 
   beforeAll(async () => {
-    s = await startWorkloadTestServer({ eventsFor: events.for });
+    s = await startWorkloadTestServer({ eventRecorderFor: events.for });
   });
   afterAll(async () => {
     await s?.close();

@@ -6,6 +6,7 @@
  * The shared view/edit/admin roles grant no CRDs, as Kubernetes' do not, and aggregate a space's
  * own aggregate-to-view roles there only. A system CRD shared with every space keeps each space's
  * custom resources apart, and only the system admin's all-spaces view lists and watches them together.
+ * A t1 custom resource owns objects in t1 only: deleting it collects them, never t2's namesakes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
@@ -162,6 +163,28 @@ describe.each(backendCases(kubectlPath !== undefined))('CRD leaks on the $backen
       await eventually('t1’s view to hold secrettabs', async () => (await carol.api.request('GET', secretTabs)).status === 200);
       expect((await carol.api.request('GET', '/apis/stable.example.com/v1/namespaces/default/newtabs')).status).toBe(403);
       expect((await carol.api.request('DELETE', `${secretTabs}/hidden`)).status).toBe(403);
+    });
+
+    it('lets its custom resources own objects in t1 only: deleting one collects what it owns there, never t2’s namesakes', async () => {
+      // The same CRD, custom resource and ConfigMap names in both spaces, each ConfigMap owned by its own space's OwnerTab.
+      const tabs = '/apis/stable.example.com/v1/namespaces/default/ownertabs';
+      const configMaps = '/api/v1/namespaces/default/configmaps';
+      for (const user of [alice, bob]) {
+        expect((await user.api.request('POST', CRDS, { json: crd('ownertabs', 'OwnerTab') })).status).toBe(201);
+        await eventually('ownertabs to be served', async () => (await user.api.request('GET', tabs)).status === 200);
+        const owner = await user.api.request('POST', tabs, { json: { apiVersion: 'stable.example.com/v1', kind: 'OwnerTab', metadata: { name: 'o1' } } });
+        expect(owner.status, owner.body).toBe(201);
+        const ownerReferences = [{ apiVersion: 'stable.example.com/v1', kind: 'OwnerTab', name: 'o1', uid: owner.json<{ metadata: { uid: string } }>().metadata.uid }];
+        const owned = await user.api.request('POST', configMaps, { json: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'o1-data', ownerReferences } } });
+        expect(owned.status, owned.body).toBe(201);
+      }
+      const bobsData = (await bob.api.request('GET', `${configMaps}/o1-data`)).json<{ metadata: { resourceVersion: string } }>();
+      expect((await alice.api.request('DELETE', `${tabs}/o1`)).status).toBe(200);
+      await eventually('t1’s ConfigMap to be collected', async () => (await alice.api.request('GET', `${configMaps}/o1-data`)).status === 404);
+      expect((await bob.api.request('GET', `${tabs}/o1`)).status).toBe(200);
+      const kept = await bob.api.request('GET', `${configMaps}/o1-data`);
+      expect(kept.status).toBe(200);
+      expect(kept.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion).toBe(bobsData.metadata.resourceVersion);
     });
 
     describe('a system CRD shared with every space', () => {

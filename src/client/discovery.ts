@@ -2,7 +2,9 @@
  * Which resource serves a kind, read from the space's own discovery (built-ins, the system's
  * shared CRDs and the space's CRDs), so a space's custom resources resolve in that space only.
  * A group version's list is fetched once per space and fetched again when a kind is missing
- * from it (a CRD created a moment ago).
+ * from it (a CRD created a moment ago). Every space at once (`/tenants/all/apis`) serves the kinds
+ * every space has: the built-ins and the system's shared CRDs, never one space's own CRDs (a
+ * list or watch of those across spaces is answered 404; watch them space by space).
  *
  * @example
  *   await discovery.resourceFor({ kind: 'space', tenant: 't1' }, { apiVersion: 'example.com/v1', kind: 'Widget' })
@@ -49,10 +51,7 @@ export class Discovery {
 
   constructor(private readonly requester: ApiRequester) {}
 
-  async resourceFor(target: SpaceTarget, type: TypeMeta): Promise<KindResource> {
-    // Every space at once has no discovery of its own: the caller's space shows the built-ins and
-    // the shared CRDs, the kinds every space has.
-    const space: SpaceTarget = target.kind === 'all' ? { kind: 'own' } : target;
+  async resourceFor(space: SpaceTarget, type: TypeMeta): Promise<KindResource> {
     const slash = type.apiVersion.indexOf('/');
     const group = slash === -1 ? '' : type.apiVersion.slice(0, slash);
     const version = type.apiVersion.slice(slash + 1);
@@ -73,8 +72,7 @@ export class Discovery {
    * only, as client-go's ServerPreferredResources: one kind is not visited twice under two versions.
    * Read fresh on each call, so a space's new CRDs are in it.
    */
-  async preferredResources(target: SpaceTarget): Promise<ServedResource[]> {
-    const space: SpaceTarget = target.kind === 'all' ? { kind: 'own' } : target;
+  async preferredResources(space: SpaceTarget): Promise<ServedResource[]> {
     const { groups } = await this.requester.json<ApiGroupList>({ method: 'GET', path: discoveryPath(space) });
     const groupVersions = [{ group: '', version: 'v1' }, ...groups.map((g) => ({ group: g.name, version: g.preferredVersion.version }))];
     const lists = await Promise.all(groupVersions.map(async (gv) => ({ ...gv, list: await this.groupVersion(space, gv.group, gv.version) })));

@@ -7,6 +7,7 @@
  *   const transport = new HttpsTransport({ server: 'https://127.0.0.1:6443', ca: pem, token: 'secret' });
  */
 import { Agent, request as httpsRequest } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 
 export interface HttpsTransportOptions {
@@ -30,9 +31,10 @@ export class HttpsTransport implements Transport {
     if (this.base.protocol !== 'https:') throw new Error(`server ${options.server}: only https is supported`);
     this.agent = new Agent({
       keepAlive: true,
-      ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      // Parsed once: by default each new connection parses the CA, certificate and key again, which
+      // a controller manager opening a watch per resource pays for dozens of times at start.
+      secureContext: createSecureContext({ ...(options.ca !== undefined ? { ca: options.ca } : {}), ...(options.clientCertificate ?? {}) }),
       rejectUnauthorized: options.insecureSkipTlsVerify !== true,
-      ...(options.clientCertificate ?? {}),
     });
   }
 

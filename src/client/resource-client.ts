@@ -160,6 +160,11 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return this.requester.json({ method: 'PUT', path: this.named(nameOf(obj), obj, 'status') + queryString(writeQuery(options)), body: obj });
   }
 
+  /** POSTs `body` to a subresource of the object named (a pod's `binding` or `eviction`), answering what the server answers. */
+  async createSubresource(name: string, subresource: string, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    return this.requester.json({ method: 'POST', path: this.named(name, body, subresource) + queryString(writeQuery(options)), body });
+  }
+
   /** Replaces the finalizers of a Namespace or a Tenant only (the `finalize` subresource). */
   async finalize(obj: T, options: WriteOptions = {}): Promise<T> {
     return this.requester.json({ method: 'PUT', path: this.named(nameOf(obj), obj, 'finalize') + queryString(writeQuery(options)), body: obj });

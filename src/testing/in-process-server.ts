@@ -14,9 +14,10 @@ import { InProcessIdentities } from '../../authz/in-process-identities.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
 import { KubeClient } from '../client/kube-client.js';
-import type { AdvertisedEndpoint } from '../../controllers/kubernetes-service/kubernetes-service-objects.js';
+import type { AdvertisedEndpoint } from '../apiserver-controllers/kubernetes-service/kubernetes-service-objects.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../control-plane.js';
-import { startInProcessControllerManager, type ControllerManagerTuning } from '../in-process-controller-manager.js';
+import type { ControllerManagerOptions } from '../../controllers/controller-manager.js';
+import { startInProcessControllerManager } from '../in-process-controller-manager.js';
 import { buildApp, type KubeApp } from '../server/app.js';
 import { InProcessTransport } from '../server/in-process-transport.js';
 
@@ -41,8 +42,8 @@ export interface InProcessServerOptions {
   advertise?: AdvertisedEndpoint;
   /** The CA the root CA publisher puts into every namespace (default: none, the publisher does not run). */
   rootCaBundle?: string;
-  /** Options of the controller manager (a clock, a short job backoff, an event recorder). */
-  controllers?: ControllerManagerTuning;
+  /** Options of the controller manager (a clock, a short job backoff, an event recorder, no garbage collector). */
+  controllers?: Partial<Pick<ControllerManagerOptions, 'eventRecorderFor' | 'clock' | 'jobBackoffBaseMs' | 'enableGarbageCollector'>>;
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {
@@ -56,7 +57,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   plane.advertise(options.advertise ?? { port: 443 });
   const identities = new InProcessIdentities();
   const app = buildApp({ ...plane, store, authenticate: authenticationChain([bearerTokenAuthenticator(identities)]), logger, buildInfo: { version: '0', gitCommit: '', gitTreeState: '', buildDate: '' } });
-  const controllers = startInProcessControllerManager(app, identities, options.rootCaBundle, log, options.controllers);
+  const controllers = startInProcessControllerManager(app, identities, { ...options.controllers, rootCaBundle: options.rootCaBundle, log });
   return {
     plane,
     app,

@@ -9,8 +9,7 @@ import type { ObjectLocation } from '../../api/registry/generic-store.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { ApiError } from '../../api/status.js';
-import type { ControllerManagerTuning } from '../in-process-controller-manager.js';
-import { startInProcessServer, type InProcessServer } from './in-process-server.js';
+import { startInProcessServer, type InProcessServer, type InProcessServerOptions } from './in-process-server.js';
 
 export const eventually = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 50 });
 
@@ -27,7 +26,7 @@ export interface WorkloadTestServer {
 
 const version = (group: string) => (group === '' ? 'v1' : 'v1');
 
-export async function startWorkloadTestServer(controllers: ControllerManagerTuning = {}, tenants: string[] = ['t1', 't2']): Promise<WorkloadTestServer> {
+export async function startWorkloadTestServer(controllers: InProcessServerOptions['controllers'] = {}, tenants: string[] = ['t1', 't2']): Promise<WorkloadTestServer> {
   const log = { info: vi.fn(), error: vi.fn(), warn: vi.fn(), debug: vi.fn(), trace: vi.fn(), fatal: vi.fn(), child: () => log } as never;
   const server = await startInProcessServer({ controllers, log });
   const plane = server.plane;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileRules, evaluateRules, validFieldPath } from './cel-rules.js';
+import { validateCustomResourceDefinition } from './crd-validation.js';
 import type { JSONSchemaProps } from './types.js';
 
 const PATH = 'spec.validation.openAPIV3Schema';
@@ -59,6 +60,24 @@ describe('compiling the rules of a CRD schema', () => {
     const items = { type: 'string', maxLength: 1000, 'x-kubernetes-validations': [{ rule: "self.contains('x')" }] };
     expect(messages(root({ type: 'object', properties: { list: { type: 'array', maxItems: 10, items } } }))).toEqual([]);
     expect(messages(root({ type: 'object', properties: { list: { type: 'array', items } } }))[0]).toMatch(/items.x-kubernetes-validations\[0\].rule: Forbidden: estimated rule cost exceeds budget/);
+  });
+});
+
+describe('rules the server does not evaluate', () => {
+  it('refuses rules inside a combinator rather than ignoring them', () => {
+    const crd = {
+      metadata: { name: 'xs.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'xs', singular: 'x', kind: 'X', listKind: 'XList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: root({ type: 'object', allOf: [{ 'x-kubernetes-validations': [{ rule: 'true' }] }] }) } }],
+      },
+      status: { storedVersions: ['v1'] },
+    };
+    expect(validateCustomResourceDefinition(crd).map((e) => `${e.field}: ${e.message}`)).toEqual([
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].allOf[0].x-kubernetes-validations: Forbidden: CEL rules inside allOf, anyOf, oneOf or not are not supported by this server',
+    ]);
   });
 });
 

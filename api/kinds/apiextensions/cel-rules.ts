@@ -21,9 +21,8 @@ export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 export const PER_CALL_LIMIT = 1_000_000;
 /**
  * Every rule evaluated for one request. kube's `RuntimeCELCostBudget` is 10,000,000 ("roughly 1
- * second" for cel-go, on a goroutine); `@bufbuild/cel` runs a cost unit in 0.3 to 0.7 µs and on
- * the event loop, so the budget is kube's per-call limit: a write spends at most about half a
- * second in its rules.
+ * second" for cel-go, on a goroutine); ours run on the event loop, so the budget is kube's
+ * per-call limit: spending all of it took ~100 ms once the evaluator was warm (docs/architecture.md).
  */
 export const RUNTIME_COST_BUDGET = 1_000_000;
 
@@ -289,30 +288,30 @@ class RuleEvaluator {
     if (value === null || value === undefined) return true;
     const unchanged = old !== undefined ? isDeepStrictEqual(value, old) : ratchet;
     if (node.rules.length > 0 && !this.evaluateRules(node, value, old, path, unchanged)) return false;
-    const at = (name: string, make: (p: string, n: string) => string): string => make(path === ROOT ? '' : path, name);
     if (Array.isArray(value) && node.items) {
       const oldItems = node.listMapKeys && Array.isArray(old) ? listMapIndex(old, node.listMapKeys) : undefined;
       for (let i = 0; i < value.length; i++) {
         const oldItem = oldItems?.get(listMapKey(value[i], node.listMapKeys!));
-        if (!this.walk(node.items, value[i], oldItem, index(path === ROOT ? '' : path, i), oldItems ? false : unchanged)) return false;
+        if (!this.walk(node.items, value[i], oldItem, index(path, i), oldItems ? false : unchanged)) return false;
       }
     } else if (typeof value === 'object' && !Array.isArray(value)) {
       const object = value as Record<string, unknown>;
       const oldObject = old !== null && typeof old === 'object' && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
       for (const [name, sub] of node.properties) {
-        if (!this.walk(sub, object[name], oldObject?.[name], at(name, child), unchanged)) return false;
+        if (!this.walk(sub, object[name], oldObject?.[name], child(path, name), unchanged)) return false;
       }
       if (node.additional) {
-        for (const [name, v] of Object.entries(object)) if (!this.walk(node.additional, v, oldObject?.[name], at(name, key), unchanged)) return false;
+        for (const [name, v] of Object.entries(object)) if (!this.walk(node.additional, v, oldObject?.[name], key(path, name), unchanged)) return false;
       }
     }
     return true;
   }
 
   private evaluateRules(node: RuleNode, value: unknown, old: unknown, path: string, unchanged: boolean): boolean {
+    const here = path || ROOT;
     const invalid = (field: string, detail: string): FieldError => fieldErrors.invalid(field, node.schemaType, detail);
     if (this.remaining <= 0) {
-      this.errors.push(invalid(path, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+      this.errors.push(invalid(here, 'validation failed due to running out of cost budget, no further validation rules will be run'));
       return false;
     }
     const sizes = { self: sizedType(node.type, value), oldSelf: sizedType(node.type, old) };
@@ -323,11 +322,11 @@ class RuleEvaluator {
       const ruleText = (compiled.rule.message ?? '').trim() || (compiled.rule.rule ?? '').trim();
       const cost = runtimeCost(compiled.program, optionalOldSelf ? { ...sizes, oldSelf: { kind: 'optional', elem: sizes.oldSelf } } : sizes);
       if (cost > PER_CALL_LIMIT) {
-        this.errors.push(invalid(path, `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleText}`));
+        this.errors.push(invalid(here, `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleText}`));
         return false;
       }
       if (cost > this.remaining) {
-        this.errors.push(invalid(path, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+        this.errors.push(invalid(here, 'validation failed due to running out of cost budget, no further validation rules will be run'));
         return false;
       }
       this.remaining -= cost;
@@ -336,13 +335,13 @@ class RuleEvaluator {
         const detail = result.error.startsWith('no such overload') || result.error.startsWith('found no matching overload')
           ? `'${result.error}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText}`
           : `${result.error} evaluating rule: ${ruleText}`;
-        this.errors.push(invalid(path, detail));
+        this.errors.push(invalid(here, detail));
         continue;
       }
       if (result.value === true) continue;
       // Ratcheting: a value that did not change is not refused by a rule that does not look at the old one.
       if (!compiled.usesOldSelf && unchanged) continue;
-      const field = compiled.fieldPath ? (path === ROOT ? compiled.fieldPath : compiled.fieldPath.startsWith('[') ? path + compiled.fieldPath : child(path, compiled.fieldPath)) : path;
+      const field = compiled.fieldPath ? (compiled.fieldPath.startsWith('[') ? path + compiled.fieldPath : child(path, compiled.fieldPath)) : here;
       const detail = this.message(compiled, variables, sizes) ?? ((compiled.rule.message ?? '').trim() || `failed rule: ${ruleText}`);
       this.errors.push(ruleError(field, node.schemaType, detail, compiled.rule.reason));
     }
@@ -392,6 +391,6 @@ function listMapIndex(items: unknown[], keys: string[]): Map<string, unknown> {
 export function evaluateRules(rules: CompiledRules, obj: unknown, old: unknown): FieldError[] {
   if (!rules.root) return [];
   const evaluator = new RuleEvaluator();
-  evaluator.walk(rules.root, obj, old, ROOT, false);
+  evaluator.walk(rules.root, obj, old, '', false);
   return evaluator.errors;
 }

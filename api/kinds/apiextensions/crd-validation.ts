@@ -60,6 +60,22 @@ function validateStructural(schema: JSONSchemaProps, path: string, level: 'root'
   return errors;
 }
 
+/**
+ * CEL rules are evaluated on the schema's own nodes only: rules inside a combinator are refused
+ * rather than accepted and never run.
+ */
+function rulesInCombinator(schema: JSONSchemaProps | undefined, path: string): FieldError[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const rules = schema['x-kubernetes-validations'];
+  const here = Array.isArray(rules) && rules.length > 0 ? [fieldErrors.forbidden(child(path, 'x-kubernetes-validations'), 'CEL rules inside allOf, anyOf, oneOf or not are not supported by this server')] : [];
+  const below = [
+    ...Object.entries(schema.properties ?? {}).map(([name, prop]) => rulesInCombinator(prop, key(child(path, 'properties'), name))),
+    schema.items && !Array.isArray(schema.items) ? rulesInCombinator(schema.items, child(path, 'items')) : [],
+    typeof schema.additionalProperties === 'object' ? rulesInCombinator(schema.additionalProperties, child(path, 'additionalProperties')) : [],
+  ];
+  return [...here, ...below.flat()];
+}
+
 /** `ValidateCustomResourceDefinitionOpenAPISchema` with the OpenAPI v3 restrictions. */
 function validateOpenAPISchema(schema: JSONSchemaProps | undefined, path: string): FieldError[] {
   if (!schema || typeof schema !== 'object') return [];
@@ -91,9 +107,9 @@ function validateOpenAPISchema(schema: JSONSchemaProps | undefined, path: string
     if (typeof additional === 'object') errors.push(...validateOpenAPISchema(additional, child(path, 'additionalProperties')));
   }
   for (const [name, prop] of Object.entries(schema.properties ?? {})) errors.push(...validateOpenAPISchema(prop, key(child(path, 'properties'), name)));
-  errors.push(...validateOpenAPISchema(schema.not, child(path, 'not')));
+  errors.push(...validateOpenAPISchema(schema.not, child(path, 'not')), ...rulesInCombinator(schema.not, child(path, 'not')));
   for (const combinator of ['allOf', 'oneOf', 'anyOf'] as const) {
-    (schema[combinator] ?? []).forEach((s, i) => errors.push(...validateOpenAPISchema(s, index(child(path, combinator), i))));
+    (schema[combinator] ?? []).forEach((s, i) => errors.push(...validateOpenAPISchema(s, index(child(path, combinator), i)), ...rulesInCombinator(s, index(child(path, combinator), i))));
   }
   if (schema.items && !Array.isArray(schema.items)) errors.push(...validateOpenAPISchema(schema.items, child(path, 'items')));
   return errors;

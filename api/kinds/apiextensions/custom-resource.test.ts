@@ -58,7 +58,7 @@ describe('customResourceKind', () => {
       { name: 'v2alpha1', served: true, storage: false, deprecated: true, deprecationWarning: 'v2alpha1 goes away in 2027', schema, selectableFields: [{ jsonPath: '.spec.color' }] },
     ];
     const kinds = customResourceKinds(crd('t1', { versions }));
-    expect(kinds.map((k) => [k.apiVersion, k.storageApiVersion, k.deprecationWarning])).toEqual([
+    expect(kinds.map((k) => [k.apiVersion, k.storage.apiVersion, k.deprecationWarning])).toEqual([
       ['stable.example.com/v1', 'stable.example.com/v1', undefined],
       ['stable.example.com/v1beta1', 'stable.example.com/v1', 'stable.example.com/v1beta1 CronTab is deprecated; use stable.example.com/v1 CronTab'],
       ['stable.example.com/v2alpha1', 'stable.example.com/v1', 'v2alpha1 goes away in 2027'],

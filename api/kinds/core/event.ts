@@ -2,7 +2,10 @@
  * Events (core/v1): reports about other objects (`kubectl get events`). Names are free-form path
  * segments (`web-0.17a8b7c5e1d2f3a4`), a PUT may create an event, and only the legacy checks of
  * the core/v1 API apply: an old-style event's namespace must match its object's; a new-style one
- * (with `eventTime`) needs its reporter, action and reason.
+ * (with `eventTime`) needs its reporter, action and reason. This is the stored form of every
+ * event: events.k8s.io/v1 serves a view of the same storage (`../events/event.ts`), whose writes
+ * pass these checks and the strict ones below, on the core fields, as kube-apiserver's
+ * `ValidateEventCreate`/`ValidateEventUpdate` (`pkg/apis/core/validation/events.go`) do.
  */
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import { defineKind, humanAge, type PrinterColumn } from '../../registry/resource-definition.js';
@@ -12,6 +15,7 @@ import { defineKindSchema, metaRef, timeField } from '../../schema/meta.js';
 import { described, integer, object, string } from '../../schema/schema.js';
 import { validateQualifiedName } from '../../validation/labels.js';
 import { isDNS1123Subdomain } from '../../validation/names.js';
+import { validateImmutable } from '../apps/workload.js';
 import { column } from './table-cells.js';
 import type { Event } from './types.js';
 
@@ -87,6 +91,54 @@ export function validateEvent(event: Event): FieldError[] {
   }
   errs.push(...isDNS1123Subdomain(namespace).map((m) => fieldErrors.invalid('namespace', namespace, m)));
   return errs;
+}
+
+/** The series checks of the strict API: at least two occurrences, the last one's time. */
+function validateSeries(event: Event): FieldError[] {
+  if (!event.series) return [];
+  const errs: FieldError[] = [];
+  if ((event.series.count ?? 0) < 2) errs.push(fieldErrors.invalid('series.count', '', 'should be at least 2'));
+  if (!event.series.lastObservedTime) errs.push(fieldErrors.required('series.lastObservedTime'));
+  return errs;
+}
+
+/** A create through events.k8s.io/v1, after the legacy checks: a structured event, none of the core-only fields. */
+export function validateStrictEventCreate(event: Event): FieldError[] {
+  const errs = validateSeries(event);
+  if (!event.eventTime) errs.push(fieldErrors.required('eventTime'));
+  if (event.type !== 'Normal' && event.type !== 'Warning') errs.push(fieldErrors.invalid('type', '', `has invalid value: ${event.type ?? ''}`));
+  if (event.firstTimestamp) errs.push(fieldErrors.invalid('firstTimestamp', '', 'needs to be unset'));
+  if (event.lastTimestamp) errs.push(fieldErrors.invalid('lastTimestamp', '', 'needs to be unset'));
+  if (event.count) errs.push(fieldErrors.invalid('count', '', 'needs to be unset'));
+  if (event.source?.component || event.source?.host) errs.push(fieldErrors.invalid('source', '', 'needs to be unset'));
+  return errs;
+}
+
+/**
+ * Fields an update through events.k8s.io/v1 may not change, with the paths kube-apiserver names
+ * (its Go field names; reason twice, as there).
+ */
+const FIXED_FIELDS: ReadonlyArray<[keyof Event, string]> = [
+  ['involvedObject', 'involvedObject'],
+  ['reason', 'reason'],
+  ['message', 'message'],
+  ['source', 'source'],
+  ['firstTimestamp', 'firstTimestamp'],
+  ['lastTimestamp', 'lastTimestamp'],
+  ['count', 'count'],
+  ['reason', 'reason'],
+  ['type', 'type'],
+  ['eventTime', 'eventTime'],
+  ['action', 'action'],
+  ['related', 'related'],
+  ['reportingComponent', 'reportingController'],
+  ['reportingInstance', 'reportingInstance'],
+];
+
+/** An update through events.k8s.io/v1, after the legacy checks: only the series may change. */
+export function validateStrictEventUpdate(event: Event, old: Event): FieldError[] {
+  const errs = JSON.stringify(event.series) === JSON.stringify(old.series) ? [] : validateSeries(event);
+  return [...errs, ...FIXED_FIELDS.flatMap(([key, path]) => validateImmutable(event[key], old[key], path))];
 }
 
 /** The first timestamp: `firstTimestamp`, or `eventTime` for new-style events. */

@@ -198,6 +198,17 @@ function validatePodUpdate(pod: Pod, old: Pod, subresource?: UpdateSubresource):
   return errs;
 }
 
+/**
+ * Kubernetes' `podStrategy.CheckGracefulDelete`: the asked grace period, else the pod's own; an
+ * unscheduled or finished pod has nothing to stop and goes at once; a negative period is 1.
+ */
+function podDeletionGracePeriod(pod: Pod, asked: number | undefined): number {
+  const phase = pod.status?.phase;
+  if (!pod.spec?.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+  const period = asked ?? pod.spec.terminationGracePeriodSeconds ?? 0;
+  return period < 0 ? 1 : period;
+}
+
 const podSchema = defineKindSchema(
   `${CORE_V1}Pod`,
   { group: '', version: 'v1', kind: 'Pod' },
@@ -224,6 +235,7 @@ export const pods = defineKind<Pod>({
   validate: validatePod,
   validateCreate: validateNewPod,
   validateUpdate: validatePodUpdate,
+  deletionGracePeriod: podDeletionGracePeriod,
   columns: podColumns,
   // Served by their own handlers (src/server/handlers/pod-subresources.ts, read-handlers.ts), as kube-apiserver lists them.
   subresources: [

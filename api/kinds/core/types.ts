@@ -218,11 +218,14 @@ export interface PodTemplateSpec {
 
 export interface ContainerState {
   running?: { startedAt?: string };
-  terminated?: { exitCode?: number; finishedAt?: string; reason?: string; signal?: number; startedAt?: string };
+  terminated?: { exitCode?: number; finishedAt?: string; reason?: string; signal?: number; startedAt?: string; containerID?: string; message?: string };
   waiting?: { message?: string; reason?: string };
 }
 
 export interface ContainerStatus {
+  containerID?: string;
+  image?: string;
+  imageID?: string;
   lastState?: ContainerState;
   name?: string;
   ready?: boolean;
@@ -251,6 +254,7 @@ export interface PodStatus {
   podIPs?: Array<{ ip?: string }>;
   qosClass?: string;
   reason?: string;
+  startTime?: string;
 }
 
 export interface Pod extends KubeObject {

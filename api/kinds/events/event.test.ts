@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cells, create, headers, messages, update } from '../apps/testing.js';
-import { events, type Event } from './event.js';
+import { events, fromCoreEvent, toCoreEvent, type Event } from './event.js';
 
 const event = (over: Partial<Event> = {}): Event => ({
   metadata: { name: 'web-7d4.17c3b2f0a1', namespace: 'default' },
@@ -23,15 +23,16 @@ describe('events.k8s.io Event', () => {
   it.each<[string, Partial<Event>, string[]]>([
     ['no event time', { eventTime: undefined }, ['eventTime: Required value']],
     ['an unknown type', { type: 'Error' }, ['type: Invalid value: "": has invalid value: Error']],
-    ['no reporting controller', { reportingController: '' }, ['reportingController: Required value', 'reportingController: Invalid value: "": name part must be non-empty', 'reportingController: Invalid value: "": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')']],
+    ['no reporting controller', { reportingController: '' }, ['reportingComponent: Required value', 'reportingComponent: Invalid value: "": name part must be non-empty', 'reportingComponent: Invalid value: "": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')']],
     ['no action', { action: '' }, ['action: Required value']],
     ['a long reason', { reason: 'r'.repeat(129) }, ['reason: Invalid value: "": can have at most 128 characters']],
     ['a short series', { series: { count: 1, lastObservedTime: '2024-05-01T10:06:00.000000Z' } }, ['series.count: Invalid value: "": should be at least 2']],
-    ['the core/v1 count', { deprecatedCount: 3 }, ['deprecatedCount: Invalid value: "": needs to be unset']],
+    ['the core/v1 count', { deprecatedCount: 3 }, ['count: Invalid value: "": needs to be unset']],
+    ['the core/v1 source', { deprecatedSource: { component: 'kubelet' } }, ['source: Invalid value: "": needs to be unset']],
     [
       'a cluster-scoped object outside default and kube-system',
       { metadata: { name: 'n', namespace: 'team-a' }, regarding: { kind: 'Node', name: 'node-1' } },
-      ['regarding.namespace: Invalid value: "": does not match event.namespace'],
+      ['involvedObject.namespace: Invalid value: "": does not match event.namespace'],
     ],
   ])('refuses %s', async (_what, over, want) => {
     expect(messages((await create(events, event(over))).errors)).toEqual(want);
@@ -41,7 +42,46 @@ describe('events.k8s.io Event', () => {
     const { object } = await create(events, event());
     const repeated = { ...object, series: { count: 2, lastObservedTime: '2024-05-01T10:07:00.000000Z' } };
     expect(update(events, repeated, object)).toEqual([]);
-    expect(messages(update(events, { ...object, note: 'other' }, object))).toEqual(['note: Invalid value: "other": field is immutable']);
+    expect(messages(update(events, { ...object, note: 'other' }, object))).toEqual(['message: Invalid value: "other": field is immutable']);
+  });
+
+  it('is a view of core/v1 events: every field maps both ways', () => {
+    const full = event({
+      related: { kind: 'Node', name: 'node-1' },
+      series: { count: 2, lastObservedTime: '2024-05-01T10:06:00.000000Z' },
+      deprecatedSource: { component: 'kubelet', host: 'node-1' },
+      deprecatedFirstTimestamp: '2024-05-01T10:00:00Z',
+      deprecatedLastTimestamp: '2024-05-01T10:06:00Z',
+      deprecatedCount: 2,
+    });
+    const core = toCoreEvent(full);
+    expect(core).toEqual({
+      metadata: full.metadata,
+      eventTime: full.eventTime,
+      reportingComponent: 'kubernetes.io/kubelet',
+      reportingInstance: 'node-1',
+      action: 'Pulling',
+      reason: 'Pulling',
+      involvedObject: full.regarding,
+      related: full.related,
+      message: full.note,
+      type: 'Normal',
+      series: full.series,
+      source: full.deprecatedSource,
+      firstTimestamp: full.deprecatedFirstTimestamp,
+      lastTimestamp: full.deprecatedLastTimestamp,
+      count: 2,
+    });
+    expect(fromCoreEvent(core)).toEqual(full);
+    expect(events.storage).toMatchObject({ group: '', resource: 'events', apiVersion: 'v1', kind: 'Event' });
+    expect(events.toStorage(full)).toMatchObject({ apiVersion: 'v1', kind: 'Event', message: full.note });
+    expect(events.fromStorage({ ...core, apiVersion: 'v1', kind: 'Event' })).toMatchObject({ apiVersion: 'events.k8s.io/v1', kind: 'Event', note: full.note });
+  });
+
+  it('lets an update through this API keep the core fields a core writer set', async () => {
+    const { object } = await create(events, event());
+    const stored = { ...object, deprecatedCount: 1, deprecatedSource: { component: 'legacy' } };
+    expect(update(events, { ...stored, series: { count: 2, lastObservedTime: '2024-05-01T10:07:00.000000Z' } }, stored)).toEqual([]);
   });
 
   it('prints like kubectl get events, with series counts', async () => {

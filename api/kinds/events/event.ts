@@ -1,26 +1,18 @@
 /**
  * events.k8s.io/v1 Event: the structured event API (who reported what about which object, with
- * series for repeats). Kubernetes serves it from core Events' storage with renamed fields; here it
- * is its own kind. Kubernetes' behaviour: `pkg/apis/core/validation` (`ValidateEventCreate`,
- * `ValidateEventUpdate` for events.k8s.io/v1) and the event printer of `printers.go`.
+ * series for repeats). As in kube-apiserver it is a view of the core/v1 Events' storage: one stored
+ * object, read, written and watched through either API, with the fields renamed
+ * (`pkg/apis/events/v1/conversion.go`: note ↔ message, regarding ↔ involvedObject,
+ * reportingController ↔ reportingComponent, deprecatedSource/FirstTimestamp/LastTimestamp/Count ↔
+ * source/firstTimestamp/lastTimestamp/count). Writes pass the core checks and the strict ones of
+ * this API, on the core fields, so errors name core fields as kube-apiserver's do.
  */
-import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
-import { defineKind, humanAge, nameColumn, type PrinterColumn } from '../../registry/resource-definition.js';
+import { defineKind, type PrinterColumn } from '../../registry/resource-definition.js';
 import { microTimeField, timeField } from '../../schema/meta.js';
 import { define, described, integer, object, ref, string } from '../../schema/schema.js';
-import { validateQualifiedName } from '../../validation/labels.js';
-import { validateImmutable } from '../apps/workload.js';
-
-interface ObjectReference {
-  kind?: string;
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  apiVersion?: string;
-  resourceVersion?: string;
-  fieldPath?: string;
-}
+import { eventColumns as coreEventColumns, validateEvent as validateCoreEvent, validateStrictEventCreate, validateStrictEventUpdate } from '../core/event.js';
+import type { Event as CoreEvent, ObjectReference } from '../core/types.js';
 
 export interface Event extends KubeObject {
   eventTime?: string;
@@ -39,11 +31,35 @@ export interface Event extends KubeObject {
   deprecatedCount?: number;
 }
 
-const EVENT_TYPES = ['Normal', 'Warning'];
-const REPORTING_INSTANCE_MAX = 128;
-const ACTION_MAX = 128;
-const REASON_MAX = 128;
-const NOTE_MAX = 1024;
+/** This API's field for each core/v1 one; the rest keep their names. */
+const RENAMED: ReadonlyArray<[keyof Event & string, keyof CoreEvent & string]> = [
+  ['regarding', 'involvedObject'],
+  ['note', 'message'],
+  ['reportingController', 'reportingComponent'],
+  ['deprecatedSource', 'source'],
+  ['deprecatedFirstTimestamp', 'firstTimestamp'],
+  ['deprecatedLastTimestamp', 'lastTimestamp'],
+  ['deprecatedCount', 'count'],
+];
+
+function rename(obj: KubeObject, pairs: ReadonlyArray<[string, string]>): KubeObject {
+  const out: Record<string, unknown> = { ...obj };
+  for (const [from, to] of pairs) {
+    delete out[from];
+    if ((obj as Record<string, unknown>)[from] !== undefined) out[to] = (obj as Record<string, unknown>)[from];
+  }
+  return out as KubeObject;
+}
+
+/** The core/v1 form of an events.k8s.io/v1 Event (apiVersion and kind left as they were). */
+export function toCoreEvent(event: Event): CoreEvent {
+  return rename(event, RENAMED) as CoreEvent;
+}
+
+/** The events.k8s.io/v1 form of a core/v1 Event (apiVersion and kind left as they were). */
+export function fromCoreEvent(event: CoreEvent): Event {
+  return rename(event, RENAMED.map(([v1, core]) => [core, v1])) as Event;
+}
 
 const series = define(
   'io.k8s.api.events.v1.EventSeries',
@@ -84,110 +100,8 @@ export const eventSchema = define(
   ),
 );
 
-function validateSeries(obj: Event): FieldError[] {
-  if (!obj.series) return [];
-  const errors: FieldError[] = [];
-  if ((obj.series.count ?? 0) < 2) errors.push(fieldErrors.invalid('series.count', '', 'should be at least 2'));
-  if (!obj.series.lastObservedTime) errors.push(fieldErrors.required('series.lastObservedTime'));
-  return errors;
-}
-
-/** The checks every event passes, whichever API wrote it. */
-function validateReporting(obj: Event): FieldError[] {
-  const errors: FieldError[] = [];
-  const namespace = obj.metadata.namespace ?? '';
-  const regardingNamespace = obj.regarding?.namespace ?? '';
-  if (!obj.eventTime) {
-    // Old-style events: the event lives in the namespace of the object it is about.
-    const matches = regardingNamespace === '' ? namespace === '' || namespace === 'default' : namespace === regardingNamespace;
-    if (!matches) errors.push(fieldErrors.invalid('regarding.namespace', regardingNamespace, 'does not match event.namespace'));
-    return errors;
-  }
-  // Events about cluster-scoped objects go to default or kube-system.
-  if (regardingNamespace === '' && namespace !== 'default' && namespace !== 'kube-system') {
-    errors.push(fieldErrors.invalid('regarding.namespace', regardingNamespace, 'does not match event.namespace'));
-  }
-  const controller = obj.reportingController ?? '';
-  if (controller === '') errors.push(fieldErrors.required('reportingController'));
-  errors.push(...validateQualifiedName(controller, 'reportingController'));
-  const limits: Array<[keyof Event & string, string | undefined, number]> = [
-    ['reportingInstance', obj.reportingInstance, REPORTING_INSTANCE_MAX],
-    ['action', obj.action, ACTION_MAX],
-    ['reason', obj.reason, REASON_MAX],
-  ];
-  for (const [field, value, max] of limits) {
-    if (!value) errors.push(fieldErrors.required(field));
-    else if (value.length > max) errors.push(fieldErrors.invalid(field, '', `can have at most ${max} characters`));
-  }
-  if ((obj.note ?? '').length > NOTE_MAX) errors.push(fieldErrors.invalid('note', '', `can have at most ${NOTE_MAX} characters`));
-  return errors;
-}
-
-export function validateEvent(obj: Event): FieldError[] {
-  const errors = [...validateReporting(obj), ...validateSeries(obj)];
-  if (!obj.eventTime) errors.push(fieldErrors.required('eventTime'));
-  if (!EVENT_TYPES.includes(obj.type ?? '')) errors.push(fieldErrors.invalid('type', '', `has invalid value: ${obj.type ?? ''}`));
-  // The core/v1 fields have their own names here and are never written through this API.
-  if (obj.deprecatedFirstTimestamp) errors.push(fieldErrors.invalid('deprecatedFirstTimestamp', '', 'needs to be unset'));
-  if (obj.deprecatedLastTimestamp) errors.push(fieldErrors.invalid('deprecatedLastTimestamp', '', 'needs to be unset'));
-  if (obj.deprecatedCount) errors.push(fieldErrors.invalid('deprecatedCount', '', 'needs to be unset'));
-  if (obj.deprecatedSource?.component || obj.deprecatedSource?.host) errors.push(fieldErrors.invalid('deprecatedSource', '', 'needs to be unset'));
-  return errors;
-}
-
-const FIXED_FIELDS = [
-  'regarding',
-  'reason',
-  'note',
-  'deprecatedSource',
-  'deprecatedFirstTimestamp',
-  'deprecatedLastTimestamp',
-  'deprecatedCount',
-  'action',
-  'related',
-  'type',
-  'eventTime',
-] as const;
-
-/** Only the series may change: an event is otherwise a fixed record. */
-export function validateEventUpdate(obj: Event, old: Event): FieldError[] {
-  return FIXED_FIELDS.flatMap((field) => validateImmutable(obj[field], old[field], field));
-}
-
-/** The event printer's SOURCE: component (or reporting controller), then host (or instance). */
-export function eventSource(obj: Event): string {
-  const component = obj.deprecatedSource?.component || obj.reportingController || '';
-  const instance = obj.deprecatedSource?.host || obj.reportingInstance || '';
-  return instance ? `${component}, ${instance}` : component;
-}
-
-function firstSeen(obj: Event, now: number): string {
-  return humanAge(obj.deprecatedFirstTimestamp || obj.eventTime, now);
-}
-
-function lastSeen(obj: Event, now: number): string {
-  if (obj.series) return humanAge(obj.series.lastObservedTime, now);
-  return obj.deprecatedLastTimestamp ? humanAge(obj.deprecatedLastTimestamp, now) : firstSeen(obj, now);
-}
-
-/** `kind/name` of the regarding object, the kind in lower case. */
-export function eventObject(obj: Event): string {
-  const kind = (obj.regarding?.kind ?? '').toLowerCase();
-  return obj.regarding?.name ? `${kind}/${obj.regarding.name}` : kind;
-}
-
-const eventColumns: PrinterColumn<Event>[] = [
-  { name: 'Last Seen', type: 'string', description: 'When the event last happened.', priority: 0, cell: lastSeen },
-  { name: 'Type', type: 'string', description: 'Normal or Warning.', priority: 0, cell: (obj) => obj.type ?? '' },
-  { name: 'Reason', type: 'string', description: 'Why the action was taken.', priority: 0, cell: (obj) => obj.reason ?? '' },
-  { name: 'Object', type: 'string', description: 'The object the event is about.', priority: 0, cell: eventObject },
-  { name: 'Subobject', type: 'string', description: 'The part of the object the event is about.', priority: 1, cell: (obj) => obj.regarding?.fieldPath ?? '' },
-  { name: 'Source', type: 'string', description: 'Who reported the event.', priority: 1, cell: eventSource },
-  { name: 'Message', type: 'string', description: 'What happened.', priority: 0, cell: (obj) => (obj.note ?? '').trim() },
-  { name: 'First Seen', type: 'string', description: 'When the event first happened.', priority: 1, cell: firstSeen },
-  { name: 'Count', type: 'string', description: 'How many times the event happened.', priority: 1, cell: (obj) => obj.series?.count ?? (obj.deprecatedCount || 1) },
-  { ...(nameColumn as PrinterColumn<Event>), priority: 1 },
-];
+/** kubectl's event columns, of the core form: `kubectl get events.events.k8s.io` prints what `kubectl get events` does. */
+const eventColumns: PrinterColumn<Event>[] = coreEventColumns.map((c) => ({ ...c, cell: (obj: Event, now: number) => c.cell(toCoreEvent(obj), now) }));
 
 export const events = defineKind<Event>({
   group: 'events.k8s.io',
@@ -197,8 +111,11 @@ export const events = defineKind<Event>({
   scope: 'namespace',
   shortNames: ['ev'],
   schema: eventSchema,
-  validate: validateEvent,
-  validateUpdate: validateEventUpdate,
+  storedAs: { group: '', version: 'v1', kind: 'Event', resource: 'events', toStorage: toCoreEvent, fromStorage: (obj) => fromCoreEvent(obj as CoreEvent) },
+  // Names are DNS subdomains here (path segments in core/v1), as ValidateEventCreate asks.
+  validate: (obj) => validateCoreEvent(toCoreEvent(obj)),
+  validateCreate: (obj) => validateStrictEventCreate(toCoreEvent(obj)),
+  validateUpdate: (obj, old) => validateStrictEventUpdate(toCoreEvent(obj), toCoreEvent(old)),
   allowCreateOnUpdate: true,
   // Events neither own nor are collected (Kubernetes' garbage collector ignores them).
   garbageCollectionPolicy: 'Unsupported',

@@ -9,26 +9,9 @@ import { fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, p
 import type { ResourceRequest } from './resolve-resource.js';
 import { getScale } from './scale.js';
 import { handleStream } from './pod-subresources.js';
+import { podLog } from './pod-log.js';
 import { assertVisible, narrowedToSpace, seesPartAboveSpaces } from './above-spaces.js';
 import { seesSharedDefaults, sharedDefault, sharedDefaults } from './shared-defaults.js';
-
-/**
- * `pods/<name>/log`. No kubelet runs pods here, so every pod is one not yet placed on a node, and
- * kube-apiserver answers those with an empty log once the container is known to be valid.
- */
-async function podLog(deps: HandlerDeps, req: ResourceRequest, container: string | undefined): Promise<string> {
-  const pod = await deps.generic.get(req.def, locationOf(req));
-  const spec = (pod.spec ?? {}) as { containers?: Array<{ name: string }>; initContainers?: Array<{ name: string }> };
-  const names = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].map((c) => c.name);
-  if (container === undefined || container === '') {
-    if ((spec.containers ?? []).length !== 1) {
-      throw new ApiError(400, 'BadRequest', `a container name must be specified for pod ${req.name}, choose one of: [${(spec.containers ?? []).map((c) => c.name).join(' ')}]`);
-    }
-  } else if (!names.includes(container)) {
-    throw new ApiError(400, 'BadRequest', `container ${container} is not valid for pod ${req.name}`);
-  }
-  return '';
-}
 
 /** Location of the named object of a request. */
 export function locationOf(req: ResourceRequest): { tenant: string; namespace?: string; name: string } {
@@ -43,7 +26,7 @@ function tableOf(req: ResourceRequest, format: ResponseFormat, query: Query, obj
 export async function handleGet(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const query = request.query as Query;
   if (req.subresource === 'scale') return sendFormatted(reply, 200, negotiateFormat(request.headers.accept, false), await getScale(deps, req));
-  if (req.subresource === 'log') return reply.type('text/plain').send(await podLog(deps, req, param(query, 'container')));
+  if (req.subresource === 'log') return reply.type('text/plain').send(await podLog(deps, req, query));
   if (req.subresource === 'exec' || req.subresource === 'attach' || req.subresource === 'portforward') return handleStream(deps, req, request);
   // A pod's status reads print as the pod does (`kubectl get pod x --subresource=status`).
   const format = negotiateFormat(request.headers.accept, req.subresource === undefined || req.subresource === 'status');

@@ -5,12 +5,12 @@
  * advertised endpoint; each is put back when deleted or changed, within its own space only.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ObjectLocation } from '../../api/registry/generic-store.js';
-import type { KubeObject } from '../../api/registry/object.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../api/status.js';
-import type { ControlPlane } from '../../src/control-plane.js';
-import { startInProcessServer, type InProcessServer } from '../../src/testing/in-process-server.js';
+import type { ObjectLocation } from '../../../api/registry/generic-store.js';
+import type { KubeObject } from '../../../api/registry/object.js';
+import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
+import { ApiError } from '../../../api/status.js';
+import type { ControlPlane } from '../../control-plane.js';
+import { startInProcessServer, type InProcessServer } from '../../testing/in-process-server.js';
 
 const log = { info: vi.fn(), error: vi.fn() };
 const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });

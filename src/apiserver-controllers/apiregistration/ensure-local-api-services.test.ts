@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { apiServices } from '../../api/kinds/apiregistration/apiservice.js';
-import { create } from '../../api/kinds/apps/testing.js';
-import { builtinKinds } from '../../api/kinds/index.js';
-import { ResourceRegistry } from '../../api/registry/registry.js';
+import { apiServices } from '../../../api/kinds/apiregistration/apiservice.js';
+import { create } from '../../../api/kinds/apps/testing.js';
+import { builtinKinds } from '../../../api/kinds/index.js';
+import { ResourceRegistry } from '../../../api/registry/registry.js';
 import { localAPIServices } from './ensure-local-api-services.js';
 
 describe('localAPIServices', () => {

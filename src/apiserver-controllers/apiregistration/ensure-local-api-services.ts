@@ -5,12 +5,12 @@
  * spec drifted is set back, and labelled ones of group versions no longer served are removed.
  * Every other APIService (an admin's, an aggregated server's) is left alone.
  */
-import type { GenericStore } from '../../api/registry/generic-store.js';
-import type { ResourceRegistry } from '../../api/registry/registry.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import type { APIService } from '../../api/kinds/apiregistration/apiservice.js';
-import { semanticEqual } from '../../api/validation/equality.js';
-import { ApiError } from '../../api/status.js';
+import type { GenericStore } from '../../../api/registry/generic-store.js';
+import type { ResourceRegistry } from '../../../api/registry/registry.js';
+import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
+import type { APIService } from '../../../api/kinds/apiregistration/apiservice.js';
+import { semanticEqual } from '../../../api/validation/equality.js';
+import { ApiError } from '../../../api/status.js';
 
 const AUTOMANAGED_LABEL = 'kube-aggregator.kubernetes.io/automanaged';
 

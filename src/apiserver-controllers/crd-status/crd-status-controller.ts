@@ -14,13 +14,13 @@
  * - The registry's view of each space serves the kinds of its Established CRDs that are not
  *   being deleted (`ResourceRegistry.setSpaceKinds`), kept in step on every CRD change.
  */
-import type { GenericStore } from '../../api/registry/generic-store.js';
-import { nowTimestamp } from '../../api/registry/generic-store.js';
-import type { KubeObject } from '../../api/registry/object.js';
-import type { ResourceRegistry } from '../../api/registry/registry.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { customResourceKinds } from '../../api/kinds/apiextensions/custom-resource.js';
-import { semanticEqual } from '../../api/validation/equality.js';
+import type { GenericStore } from '../../../api/registry/generic-store.js';
+import { nowTimestamp } from '../../../api/registry/generic-store.js';
+import type { KubeObject } from '../../../api/registry/object.js';
+import type { ResourceRegistry } from '../../../api/registry/registry.js';
+import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
+import { customResourceKinds } from '../../../api/kinds/apiextensions/custom-resource.js';
+import { semanticEqual } from '../../../api/validation/equality.js';
 import {
   conditionOf,
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
@@ -29,12 +29,12 @@ import {
   type CustomResourceDefinition,
   type CustomResourceDefinitionCondition,
   type CustomResourceDefinitionNames,
-} from '../../api/kinds/apiextensions/types.js';
-import { ApiError } from '../../api/status.js';
-import { ALL_TENANTS, SYSTEM_TENANT } from '../../api/spaces.js';
-import { Controller, done, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
-import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../../src/client/object-key.js';
+} from '../../../api/kinds/apiextensions/types.js';
+import { ApiError } from '../../../api/status.js';
+import { ALL_TENANTS, SYSTEM_TENANT } from '../../../api/spaces.js';
+import { Controller, done, requeueAfter, type ReconcileResult } from '../../../controllers/runtime/controller.js';
+import type { Informer } from '../../../controllers/runtime/informer.js';
+import type { ObjectKey } from '../../client/object-key.js';
 
 export interface CrdStatusControllerDeps {
   generic: GenericStore;

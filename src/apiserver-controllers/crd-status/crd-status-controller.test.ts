@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CustomResourceDefinition, CustomResourceDefinitionNames } from '../../api/kinds/apiextensions/types.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { startControlPlane, type ControlPlane } from '../../src/control-plane.js';
-import { ApiError } from '../../api/status.js';
-import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
-import type { Store } from '../../storage/store.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionNames } from '../../../api/kinds/apiextensions/types.js';
+import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
+import { startControlPlane, type ControlPlane } from '../../control-plane.js';
+import { ApiError } from '../../../api/status.js';
+import { openSqliteStore } from '../../../storage/sqlite/sqlite-store.js';
+import type { Store } from '../../../storage/store.js';
 import { namesAndConditions } from './crd-status-controller.js';
 
 const crd = (plural: string, names: Partial<CustomResourceDefinitionNames> = {}, acceptedNames?: CustomResourceDefinitionNames): CustomResourceDefinition => ({

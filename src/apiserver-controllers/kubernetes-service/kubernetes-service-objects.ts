@@ -6,8 +6,8 @@
  * Endpoints (`reconcilers/endpointsadapter.go`). Each space is its own cluster and gets all three.
  */
 import { isIP } from 'node:net';
-import type { KubeObject } from '../../api/registry/object.js';
-import { semanticEqual } from '../../api/validation/equality.js';
+import type { KubeObject } from '../../../api/registry/object.js';
+import { semanticEqual } from '../../../api/validation/equality.js';
 
 export const KUBERNETES_SERVICE = 'kubernetes';
 export const KUBERNETES_SERVICE_NAMESPACE = 'default';

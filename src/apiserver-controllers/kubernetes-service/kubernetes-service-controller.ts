@@ -5,13 +5,13 @@
  * an event in one space only ever reconciles that space. Idle until the server knows its endpoint
  * (`advertise`), which comes after it listens.
  */
-import type { GenericStore } from '../../api/registry/generic-store.js';
-import type { KubeObject } from '../../api/registry/object.js';
-import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
-import { ApiError } from '../../api/status.js';
-import { Controller, done, requeue, type ReconcileResult } from '../runtime/controller.js';
-import type { Informer } from '../runtime/informer.js';
-import type { ObjectKey } from '../../src/client/object-key.js';
+import type { GenericStore } from '../../../api/registry/generic-store.js';
+import type { KubeObject } from '../../../api/registry/object.js';
+import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
+import { ApiError } from '../../../api/status.js';
+import { Controller, done, requeue, type ReconcileResult } from '../../../controllers/runtime/controller.js';
+import type { Informer } from '../../../controllers/runtime/informer.js';
+import type { ObjectKey } from '../../client/object-key.js';
 import {
   endpointSliceCorrect,
   endpointsCorrect,

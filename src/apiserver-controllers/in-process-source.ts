@@ -9,10 +9,10 @@ import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import type { WatchCaches } from '../../api/registry/watch-cache.js';
 import type { ApiWatchEvent } from '../../api/registry/watch.js';
-import type { SpaceTarget } from '../../src/client/paths.js';
-import type { Selectors } from '../../src/client/resource-client.js';
-import type { WatchEvent } from '../../src/client/watch-events.js';
-import type { EventSource } from './informer.js';
+import type { SpaceTarget } from '../client/paths.js';
+import type { Selectors } from '../client/resource-client.js';
+import type { WatchEvent } from '../client/watch-events.js';
+import type { EventSource } from '../../controllers/runtime/informer.js';
 
 export function inProcessSource(watchCaches: WatchCaches, def: ResourceDefinition, space: SpaceTarget = { kind: 'all' }, selectors: Selectors = {}): EventSource {
   if (space.kind === 'own') throw new Error('an in-process source names its space: the server has no caller');
