@@ -127,6 +127,14 @@ describe.each(backendCases(kubectlPath !== undefined))('batch workloads on the $
       const table = parseTable(ok(await k('t1', ['get', 'jobs'])));
       expect(table.row('pi')).toMatchObject({ STATUS: 'Complete', COMPLETIONS: '1/1' });
       expect(await jsonpath('t1', ['job', 'pi'], '{.status.succeeded} {.status.conditions[?(@.type=="Complete")].reason}')).toBe('1 CompletionsReached');
+      // The controller's events, as kube words them, in t1 only.
+      const events = (tenant: string) =>
+        jsonpath(tenant, ['events', '--field-selector', 'involvedObject.kind=Job,involvedObject.name=pi'], '{range .items[*]}{.reason}: {.message}{"\\n"}{end}');
+      await eventually('the job’s events', async () => {
+        const seen = await events('t1');
+        return seen.includes(`SuccessfulCreate: Created pod: ${pod}\n`) && seen.includes('Completed: Job completed\n');
+      });
+      expect(await events('t2')).not.toContain(pod);
       // t2's job of the same name waits on its own pod.
       const t2 = parseTable(ok(await k('t2', ['get', 'jobs'])));
       expect(t2.row('pi')).toMatchObject({ STATUS: 'Running', COMPLETIONS: '0/1' });
@@ -150,6 +158,11 @@ describe.each(backendCases(kubectlPath !== undefined))('batch workloads on the $
       ok(await k('t2', ['wait', '--for=condition=failed', 'job/flaky', '--timeout=30s']));
       expect(await jsonpath('t2', ['job', 'flaky'], '{.status.failed} {.status.conditions[?(@.type=="Failed")].reason}')).toBe('2 BackoffLimitExceeded');
       expect(parseTable(ok(await k('t2', ['get', 'job', 'flaky']))).row('flaky')).toMatchObject({ STATUS: 'Failed', COMPLETIONS: '0/1' });
+      await eventually('the BackoffLimitExceeded warning', async () =>
+        (await jsonpath('t2', ['events', '--field-selector', 'involvedObject.name=flaky,type=Warning'], '{range .items[*]}{.reason}: {.message}{"\\n"}{end}')).includes(
+          'BackoffLimitExceeded: Job has reached the specified backoff limit\n',
+        ),
+      );
     });
 
     it('an Indexed job runs one pod per index and completes 3/3', async () => {
@@ -171,6 +184,8 @@ describe.each(backendCases(kubectlPath !== undefined))('batch workloads on the $
         await setPhase('t1', `web-${i}`, 'Running');
       }
       await eventually('READY 3/3', async () => parseTable(ok(await k('t1', ['get', 'statefulset', 'web']))).row('web').READY === '3/3');
+      const stsEvents = await jsonpath('t1', ['events', '--field-selector', 'involvedObject.kind=StatefulSet,involvedObject.name=web'], '{range .items[*]}{.message}{"\\n"}{end}');
+      for (const i of [0, 1, 2]) expect(stsEvents).toContain(`create Pod web-${i} in StatefulSet web successful`);
       // t2's web waits on its own web-0, which nobody made ready.
       expect(await podNames('t2', 'app=web')).toEqual(['web-0']);
       expect(parseTable(ok(await k('t2', ['get', 'sts', 'web']))).row('web').READY).toBe('0/3');
