@@ -242,3 +242,61 @@ describe.each(backendCases(kubectlPath !== undefined))('batch workloads on the $
     });
   });
 });
+
+/**
+ * The same workloads with nothing simulated by hand: `serve --simulate-nodes 2` places, runs and
+ * finishes the pods (the scheduler binds them, the simulator makes them Running and Ready and
+ * ends run-to-completion containers with exit code 0), so a Job completes, a StatefulSet rolls out
+ * in order and a system DaemonSet runs one ready pod on each simulated node.
+ */
+describe.each(backendCases(kubectlPath !== undefined))('batch workloads on simulated nodes, $backend backend', ({ backend, skip }) => {
+  describe.skipIf(skip)('serve --simulate-nodes 2', () => {
+    let cluster: TestCluster;
+    let kubectl: Kubectl;
+    let alice: UserCredentials;
+    const k = (args: string[], stdin?: string) => kubectl.run(args, { version: '1.33', kubeconfig: alice.kubeconfig, stdin });
+
+    beforeAll(async () => {
+      cluster = await startCluster(backend, { extraArgs: ['--simulate-nodes', '2', '--simulate-pod-runtime', '1s'] });
+      await createTenants(cluster, 't1');
+      kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
+      alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
+    });
+
+    afterAll(async () => {
+      alice?.api.close();
+      await kubectl?.cleanup();
+      await cluster?.cleanup();
+    });
+
+    it('a Job completes by itself: Complete 1/1', async () => {
+      ok(await k(['create', 'job', 'pi', '--image=perl:5.34', '--', 'perl', '-e', 'print 1']));
+      ok(await k(['wait', '--for=condition=complete', 'job/pi', '--timeout=60s']));
+      expect(parseTable(ok(await k(['get', 'jobs']))).row('pi')).toMatchObject({ STATUS: 'Complete', COMPLETIONS: '1/1' });
+    });
+
+    it('a StatefulSet rolls out in order: kubectl rollout status completes', async () => {
+      ok(await k(['create', '-f', '-'], statefulSet));
+      ok(await k(['rollout', 'status', 'statefulset/web', '--timeout=90s']));
+      expect(parseTable(ok(await k(['get', 'statefulset', 'web']))).row('web').READY).toBe('3/3');
+      const created = ok(await k(['get', 'pods', '-l', 'app=web', '--sort-by=.metadata.creationTimestamp', '-o', 'jsonpath={.items[*].metadata.name}']));
+      expect(created).toBe('web-0 web-1 web-2');
+    });
+
+    it('a system DaemonSet runs one ready pod on each simulated node', async () => {
+      ok(await kubectl.run(['create', '-f', '-'], { stdin: daemonSet('kube-system') }));
+      await eventually(
+        'DESIRED 2, READY 2',
+        async () => {
+          const row = parseTable(ok(await kubectl.run(['get', 'daemonset', 'agent', '-n', 'kube-system']))).row('agent');
+          return row.DESIRED === '2' && row.READY === '2' && row['UP-TO-DATE'] === '2';
+        },
+        60_000,
+      );
+      const nodes = ok(await kubectl.run(['get', 'pods', '-n', 'kube-system', '-l', 'app=agent', '-o', 'jsonpath={.items[*].spec.nodeName}']));
+      expect(nodes.split(' ').sort()).toHaveLength(2);
+      expect(new Set(nodes.split(' ')).size).toBe(2);
+    });
+  });
+});
