@@ -20,6 +20,12 @@ export interface UserInfo {
   tenant: string | null;
   /** Additional attributes, as Kubernetes' `user.Info.GetExtra()`. */
   extra: Record<string, string[]>;
+  /**
+   * The uid of the Tenant the credential was issued for (a client certificate's extension, the
+   * token file's sixth column): such a credential works only while that incarnation of its tenant
+   * lives, never for a tenant deleted and created again under the same name.
+   */
+  tenantUid?: string;
 }
 
 /** The `extra` key that shows an identity's tenant (whoami, token reviews) and names it when impersonating. */

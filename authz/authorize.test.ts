@@ -75,6 +75,24 @@ describe('Authorizer', () => {
     expect(can(scheduler, { verb: 'delete', group: '', resource: 'events', namespace: 'x', tenant: 't1', name: 'e' })).toBe(false);
   });
 
+  it('gives the workload controllers their writes in every space, and the manager their reads', () => {
+    const manager = user('system:kube-controller-manager', 'system');
+    const replicaSetController = user('system:controller:replicaset-controller', 'system');
+    const deploymentController = user('system:controller:deployment-controller', 'system');
+    const disruptionController = user('system:controller:disruption-controller', 'system');
+    for (const [group, resource] of [['', 'pods'], ['apps', 'replicasets'], ['apps', 'deployments'], ['policy', 'poddisruptionbudgets'], ['', 'replicationcontrollers']] as const) {
+      expect(can(manager, { verb: 'watch', group, resource, tenant: 'all' })).toBe(true);
+    }
+    expect(can(replicaSetController, { verb: 'create', group: '', resource: 'pods', namespace: 'x', tenant: 't1' })).toBe(true);
+    expect(can(replicaSetController, { verb: 'update', group: 'apps', resource: 'replicasets', subresource: 'status', namespace: 'x', name: 'web', tenant: 't1' })).toBe(true);
+    expect(can(replicaSetController, { verb: 'create', group: 'events.k8s.io', resource: 'events', namespace: 'x', tenant: 't1' })).toBe(true);
+    expect(can(replicaSetController, { verb: 'delete', group: 'apps', resource: 'deployments', namespace: 'x', name: 'web', tenant: 't1' })).toBe(false);
+    expect(can(deploymentController, { verb: 'create', group: 'apps', resource: 'replicasets', namespace: 'x', tenant: 't1' })).toBe(true);
+    expect(can(deploymentController, { verb: 'create', group: '', resource: 'pods', namespace: 'x', tenant: 't1' })).toBe(false);
+    expect(can(disruptionController, { verb: 'update', group: 'policy', resource: 'poddisruptionbudgets', subresource: 'status', namespace: 'x', name: 'web', tenant: 't1' })).toBe(true);
+    expect(can(disruptionController, { verb: 'delete', group: '', resource: 'pods', namespace: 'x', name: 'web', tenant: 't1' })).toBe(false);
+  });
+
   it('applies a ClusterRoleBinding to the whole space and a RoleBinding to its namespace only', () => {
     put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('readers', 'pod-reader', [{ kind: 'User', name: 'alice' }]));
     put(rbac, 'RoleBinding', 't1', { metadata: { name: 'bob-reads', namespace: 'ns1' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'pod-reader' }, subjects: [{ kind: 'User', name: 'bob' }] });

@@ -34,6 +34,15 @@ const EVERYTHING: PolicyRule[] = [
 
 const CHANGING_VERBS = new Set(['update', 'patch', 'delete']);
 
+/**
+ * Non-resource paths about the whole server, not a space: `/metrics` counts every space's
+ * requests, so a space's own RBAC (its admin's `cluster-admin` holds `nonResourceURLs: ['*']`)
+ * never grants it; only users of the system space, by the system space's RBAC.
+ */
+function isServerWidePath(path: string): boolean {
+  return path === '/metrics' || path.startsWith('/metrics/');
+}
+
 export class Authorizer {
   /** The kinds above the spaces, by resource name. */
   private readonly aboveSpaces = new Map<string, KindAboveSpaces>();
@@ -49,6 +58,7 @@ export class Authorizer {
 
   /** Whether the request reaches above the spaces beyond reading what spaces may read. A review may name the group as `*`. */
   private isAboveSpaces(attrs: AccessAttributes): boolean {
+    if (attrs.path !== undefined) return isServerWidePath(attrs.path);
     if (attrs.resource === undefined) return false;
     const kind = this.aboveSpaces.get(attrs.resource);
     if (kind === undefined || (attrs.group !== kind.group && attrs.group !== '*')) return false;
@@ -84,12 +94,6 @@ export class Authorizer {
   /** Whether a ClusterRole or ClusterRoleBinding of this name is a shared default, read-only outside the system space. */
   isSharedDefault(kind: 'ClusterRole' | 'ClusterRoleBinding', name: string): boolean {
     return this.rbac.isShared(kind, name);
-  }
-
-  /** Refuses what the decision does not allow, worded as kube-apiserver's refusals. */
-  assertAuthorized(user: UserInfo, attrs: AccessAttributes): void {
-    const decision = this.authorize(user, attrs);
-    if (!decision.allowed) throw forbidden(user, attrs, decision.reason);
   }
 
   private changesSharedDefault(attrs: AccessAttributes): boolean {

@@ -23,8 +23,9 @@ describe('parseTokenFile', () => {
   });
 
   it.each([
-    ['tok,alice', 'expected 3 to 5 columns'],
-    ['tok,alice,u1,g,t1,extra', 'expected 3 to 5 columns'],
+    ['tok,alice', 'expected 3 to 6 columns'],
+    ['tok,alice,u1,g,t1,uid,extra', 'expected 3 to 6 columns'],
+    ['tok,alice,u1,g,,uid', 'a tenant uid without a tenant'],
     [',alice,u1', 'empty token'],
     ['tok,,u1', 'empty user name'],
     ['tok,alice,u1,"g1,g2', 'quotes'],

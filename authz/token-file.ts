@@ -1,9 +1,10 @@
 /**
  * The static token file (`--token-auth-file`): one credential per row,
  *
- *   token,user,uid,"group1,group2",tenant
+ *   token,user,uid,"group1,group2",tenant,tenantUid
  *
- * as Kubernetes' token file with a fifth column for the space. Groups and tenant may be left out
+ * as Kubernetes' token file with a fifth column for the space and a sixth for the uid of the
+ * Tenant the row was issued for (a row naming one works only for that incarnation of its tenant). Groups and tenant may be left out
  * (an identity without a tenant is refused later, never sent to `system`). Blank lines and lines
  * starting with `#` are ignored; malformed rows are logged and skipped, so one typo does not lock
  * everybody out. The file is re-read when it changes, so issuing a token needs no restart.
@@ -52,13 +53,14 @@ export function parseTokenFile(text: string): ParsedTokenFile {
 function parseRow(line: string): TokenRow | string {
   const fields = splitCsvLine(line);
   if (fields === null) return 'unbalanced or misplaced quotes';
-  if (fields.length < 3 || fields.length > 5) return `expected 3 to 5 columns (token,user,uid,groups,tenant), found ${fields.length}`;
-  const [token, name, uid, groupList = '', tenant = ''] = fields as [string, string, string, string?, string?];
+  if (fields.length < 3 || fields.length > 6) return `expected 3 to 6 columns (token,user,uid,groups,tenant,tenantUid), found ${fields.length}`;
+  const [token, name, uid, groupList = '', tenant = '', tenantUid = ''] = fields as [string, string, string, string?, string?, string?];
   if (token === '') return 'empty token';
   if (name === '') return 'empty user name';
   if (tenant !== '' && !isTenantName(tenant)) return `invalid tenant ${JSON.stringify(tenant)}`;
   const groups = groupList.split(',').map((g) => g.trim()).filter((g) => g !== '');
-  return { token, user: { name, uid, groups, tenant: tenant === '' ? null : tenant, extra: {} } };
+  if (tenantUid !== '' && tenant === '') return 'a tenant uid without a tenant';
+  return { token, user: { name, uid, groups, tenant: tenant === '' ? null : tenant, extra: {}, ...(tenantUid !== '' ? { tenantUid } : {}) } };
 }
 
 /**

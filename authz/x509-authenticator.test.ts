@@ -49,6 +49,11 @@ describe('x509Authenticator', async () => {
     expect(warnings).toEqual([]);
   });
 
+  it('reads the tenant uid a certificate is bound to from its extension', async () => {
+    const bound = await issueClientCertificate(clientCa, { user: 'alice', tenant: 't1', groups: [], tenantUid: '5c0e7a64-1111-4222-8333-944455556666' });
+    expect(await identityOf(bound)).toEqual({ name: 'alice', uid: '', groups: [], tenant: 't1', extra: {}, tenantUid: '5c0e7a64-1111-4222-8333-944455556666' });
+  });
+
   it('reads other O entries as groups too, as Kubernetes does', async () => {
     const admin = await craft(clientCa, [{ CN: ['admin'] }, { O: ['system:masters'] }, { O: ['tenant:system'] }, { OU: ['ops'] }]);
     expect(await identityOf(admin)).toMatchObject({ name: 'admin', tenant: 'system', groups: ['ops', 'system:masters'] });

@@ -21,11 +21,26 @@ import type { UserInfo } from '../api/access.js';
 /** The subject prefix that names a client certificate's tenant: `O=tenant:t1`. */
 export const TENANT_ORGANIZATION_PREFIX = 'tenant:';
 
+/**
+ * The subject alternative name (a URI) that binds a client certificate to one incarnation of its
+ * tenant: `urn:kube-spaces:tenant-uid:<uid>`.
+ */
+export const TENANT_UID_URI_PREFIX = 'urn:kube-spaces:tenant-uid:';
+
+/** The tenant uid a certificate's SAN names; null when it names none, undefined when it names several. */
+function tenantUidOf(cert: X509Certificate): string | null | undefined {
+  const uids = (cert.subjectAltName ?? '')
+    .split(', ')
+    .filter((name) => name.startsWith(`URI:${TENANT_UID_URI_PREFIX}`))
+    .map((name) => name.slice(`URI:${TENANT_UID_URI_PREFIX}`.length));
+  return uids.length === 0 ? null : uids.length === 1 ? uids[0] : undefined;
+}
+
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
 
 export interface X509AuthenticatorDeps {
-  /** PEM of the client CA, the only issuer trusted. */
+  /** PEM of the client CAs (one or a bundle, `--client-ca-file`), the only issuers trusted. */
   clientCa: string;
   log: { warn(obj: object, msg: string): void };
 }
@@ -35,8 +50,16 @@ type CertificateVerdict =
   | { ok: true; user: UserInfo; validFrom: number; validTo: number }
   | { ok: false; reason: string };
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** Every PEM certificate in `text`, in order. */
+export function splitPemCertificates(text: string): string[] {
+  return (text.match(PEM_CERTIFICATE) ?? []).map((pem) => `${pem}\n`);
+}
+
 export function x509Authenticator(deps: X509AuthenticatorDeps): Authenticator {
-  const ca = new X509Certificate(deps.clientCa);
+  const cas = splitPemCertificates(deps.clientCa).map((pem) => new X509Certificate(pem));
+  if (cas.length === 0) throw new Error('no client CA certificate given');
   // A connection's peer certificate never changes, so its signature is checked and its subject
   // parsed once per connection; only the dates are checked per request, as a kept-alive
   // connection may outlive its certificate.
@@ -46,7 +69,7 @@ export function x509Authenticator(deps: X509AuthenticatorDeps): Authenticator {
     let verdict = verdicts.get(socket);
     if (verdict === undefined) {
       const peer = socket.getPeerX509Certificate();
-      verdict = peer ? verifyClientCertificate(peer, ca) : null;
+      verdict = peer ? verifyClientCertificate(peer, cas) : null;
       verdicts.set(socket, verdict);
       if (verdict?.ok === false) deps.log.warn({ subject: peer?.subject, reason: verdict.reason }, 'client certificate refused');
     }
@@ -65,8 +88,8 @@ export function x509Authenticator(deps: X509AuthenticatorDeps): Authenticator {
  * Checks `cert` against the client CA and reads the identity from its subject; dates are left to
  * the caller, who knows the time of each request.
  */
-function verifyClientCertificate(cert: X509Certificate, ca: X509Certificate): CertificateVerdict {
-  if (!cert.checkIssued(ca) || !cert.verify(ca.publicKey)) return { ok: false, reason: 'not signed by the client CA' };
+function verifyClientCertificate(cert: X509Certificate, cas: readonly X509Certificate[]): CertificateVerdict {
+  if (!cas.some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey))) return { ok: false, reason: 'not signed by the client CA' };
   if (cert.ca) return { ok: false, reason: 'a CA certificate is no client certificate' };
   const usages = cert.keyUsage;
   if (usages !== undefined && !usages.includes(CLIENT_AUTH) && !usages.includes(ANY_EXTENDED_KEY_USAGE)) {
@@ -84,9 +107,11 @@ function verifyClientCertificate(cert: X509Certificate, ca: X509Certificate): Ce
   // them, so certificates made for kube-apiserver need only the tenant added.
   const otherOrganizations = organizations.filter((o) => !o.startsWith(TENANT_ORGANIZATION_PREFIX));
   const groups = [...new Set([...subject.getField('OU'), ...otherOrganizations])];
+  const tenantUid = tenantUidOf(cert);
+  if (tenantUid === undefined) return { ok: false, reason: 'names several tenant uids' };
   return {
     ok: true,
-    user: { name, uid: '', groups, tenant, extra: {} },
+    user: { name, uid: '', groups, tenant, extra: {}, ...(tenantUid !== null ? { tenantUid } : {}) },
     validFrom: Date.parse(cert.validFrom),
     validTo: Date.parse(cert.validTo),
   };

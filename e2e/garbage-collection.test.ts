@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { startControllerManager, type ControllerManagerProcess } from './harness/controller-manager.js';
+import { customResourceDefinition } from './harness/manifests.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlResult, type KubectlVersion } from './harness/kubectl.js';
 import { certificateKubeconfig, createTenants } from './harness/spaces.js';
 
@@ -155,17 +156,7 @@ describe.each(backendCases(kubectlPath !== undefined))('garbage collection on th
       });
 
       describe('a custom resource of a CRD of one space', () => {
-        const crd = JSON.stringify({
-          apiVersion: 'apiextensions.k8s.io/v1',
-          kind: 'CustomResourceDefinition',
-          metadata: { name: 'holders.gc.example.com' },
-          spec: {
-            group: 'gc.example.com',
-            scope: 'Namespaced',
-            names: { plural: 'holders', singular: 'holder', kind: 'Holder', listKind: 'HolderList' },
-            versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-          },
-        });
+        const crd = JSON.stringify(customResourceDefinition('gc.example.com', 'Holder', 'holders'));
         const kubectlIn: Record<string, Kubectl> = {};
         const k = (tenant: string, args: string[], stdin?: string) => kubectlIn[tenant]!.run(args, { version: '1.27', stdin });
 

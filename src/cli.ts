@@ -6,9 +6,15 @@
  *   kube-spaces serve                                    # embedded SQLite in ./.kube-spaces
  *   kube-spaces serve --etcd-servers=http://127.0.0.1:2379 --secure-port=6443
  *   kube-spaces serve --controllers=false && kube-spaces controllers --kubeconfig .kube-spaces/admin.kubeconfig
+ *   kube-spaces serve --config /etc/kube-spaces/serve.yaml        # flags as YAML keys: `etcd-servers: [https://…]`
+ *   KUBE_SPACES_SECURE_PORT=7443 kube-spaces serve                 # every flag as KUBE_SPACES_<FLAG>
+ *
+ * A flag on the command line wins over the environment, which wins over the config file.
  */
 import { DEFAULT_POD_SECURITY_EXEMPTIONS } from '../api/admission/pod-security/pod-security.js';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { issueUserKubeconfig } from './bootstrap/user-kubeconfig.js';
@@ -18,6 +24,50 @@ import { DEFAULT_LEADER_ELECTION_TIMING } from '../controllers/runtime/leader-el
 import { DEFAULT_NODE_SIMULATOR_SETTINGS, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
 import { runNodeSimulator } from './run-node-simulator.js';
 import { DEFAULT_TERMINATED_POD_GC_THRESHOLD } from '../controllers/pod-gc/pod-gc-controller.js';
+
+/** A key prefix: `/name`, `/a/b`; no trailing slash (keys add their own), no whitespace. */
+const ETCD_PREFIX = /^\/[^\s]*[^/\s]$/;
+
+/** Every flag may also come from the environment as KUBE_SPACES_<FLAG> (`--etcd-servers` → KUBE_SPACES_ETCD_SERVERS). */
+const ENV_PREFIX = 'KUBE_SPACES';
+
+function environmentName(flag: string): string {
+  return `${ENV_PREFIX}_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/**
+ * `--config <file>`: a YAML (or JSON) map of flag names to values, e.g. `secure-port: 7443`.
+ * A flag the environment also sets is left to the environment (see `withEnvironment`).
+ */
+function readConfigFile(path: string): Record<string, unknown> {
+  const parsed: unknown = parseYaml(readFileSync(path, 'utf8'));
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`--config ${path} must hold a map of flag names to values`);
+  return Object.fromEntries(Object.entries(parsed).filter(([flag]) => process.env[environmentName(flag)] === undefined));
+}
+
+/**
+ * Reads the command's flags from KUBE_SPACES_<FLAG> variables. Only variables naming a flag of
+ * this command are read (yargs' own `.env()` would refuse any other KUBE_SPACES_* variable under
+ * `.strict()`, and one set for `serve` would break `kubeconfig`); a flag on the command line wins.
+ */
+function withEnvironment<T>(y: Argv<T>): Argv<T> {
+  const fromEnvironment: Record<string, string> = {};
+  // yargs 18 has getOptions(); @types/yargs (17) does not declare it.
+  const { key: flags } = (y as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions();
+  for (const flag of Object.keys(flags)) {
+    const value = process.env[environmentName(flag)];
+    // camelCase spellings yargs adds are skipped: each flag is read once, by its kebab-case name.
+    if (value !== undefined && flag === flag.toLowerCase()) fromEnvironment[flag] = value;
+  }
+  return y.config(fromEnvironment);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
+
+/** klog's `--v` as a pino level: 0-1 info (klog's default detail), 2-4 debug, 5 and up trace. */
+function levelOfVerbosity(v: number): string {
+  return v >= 5 ? 'trace' : v >= 2 ? 'debug' : 'info';
+}
 
 /** `--flag=a,b --flag c` → ['a', 'b', 'c']. */
 function commaList(values: readonly (string | number)[] | undefined): string[] {
@@ -63,41 +113,87 @@ function checkNodeCount(flag: string, n: number, min: number): void {
 
 await yargs(hideBin(process.argv))
   .scriptName('kube-spaces')
+  .config('config', 'A YAML file of flags (`flag-name: value`); command-line flags and KUBE_SPACES_* variables win over it', readConfigFile)
   .command(
     'serve',
     'Run the API server',
     (y) =>
-      simulatorFlags(y)
-        .option('secure-port', { type: 'number', default: 6443, describe: 'HTTPS port (0 picks a free one)' })
-        .option('bind-address', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
-        .option('etcd-servers', {
-          type: 'string',
-          array: true,
-          describe: 'etcd endpoints, comma-separated; without them state lives in <data-dir>/state.db (SQLite)',
-        })
-        .option('token-auth-file', { type: 'string', describe: 'Static token file (default <data-dir>/tokens.csv)' })
-        .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'Certificates, tokens, kubeconfig and embedded state' })
-        .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
-        .option('service-cluster-ip-range', { type: 'string', default: '10.96.0.0/12', describe: 'IPv4 CIDR each space allocates Service cluster IPs from' })
-        .option('controllers', { type: 'boolean', default: true, describe: 'Run the controller manager in the server (false: run `kube-spaces controllers` against it)' })
-        .option('pod-security-exempt-namespaces', { type: 'string', array: true, default: DEFAULT_POD_SECURITY_EXEMPTIONS.namespaces, describe: 'PodSecurity admission skips these namespaces, as <tenant>/<namespace>, comma-separated' })
-        .option('pod-security-exempt-usernames', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips requests of these users, as <tenant>/<user>, comma-separated' })
-        .option('pod-security-exempt-runtime-classes', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips pods of these runtime classes, comma-separated' })
-        .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
-        .option('simulate-nodes', { type: 'number', default: 0, describe: 'Run the node simulator in the server with this many simulated nodes (no kubelet: pods on them are reported Running without running anything)' })
-        .check((argv) => {
-          const port = argv['secure-port'];
-          if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--secure-port must be 0-65535, got ${port}`);
-          checkNodeCount('simulate-nodes', argv['simulate-nodes'], 0);
-          return true;
-        }),
+      withEnvironment(
+        simulatorFlags(y)
+          .option('secure-port', { type: 'number', default: 6443, describe: 'HTTPS port (0 picks a free one)' })
+          .option('bind-address', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+          .option('etcd-servers', {
+            type: 'string',
+            array: true,
+            describe: 'etcd endpoints, comma-separated; without them state lives in <data-dir>/state.db (SQLite)',
+          })
+          .option('etcd-cafile', { type: 'string', describe: 'PEM CA bundle that signed etcd\'s serving certificate (https:// endpoints)' })
+          .option('etcd-certfile', { type: 'string', describe: 'PEM client certificate for etcd (an etcd with --client-cert-auth)' })
+          .option('etcd-keyfile', { type: 'string', describe: 'PEM private key of --etcd-certfile' })
+          .option('etcd-prefix', { type: 'string', default: '', describe: 'Root of every etcd key of this server: keys are <prefix>/registry/…' })
+          .option('token-auth-file', { type: 'string', describe: 'Static token file (default <data-dir>/tokens.csv)' })
+          .option('tls-cert-file', { type: 'string', describe: 'PEM serving certificate, its chain after it (default: <data-dir>/serving.crt, made by the server)' })
+          .option('tls-private-key-file', { type: 'string', describe: 'PEM private key of --tls-cert-file' })
+          .option('client-ca-file', { type: 'string', describe: 'PEM bundle of CAs whose client certificates are trusted (default <data-dir>/client-ca.crt)' })
+          .option('service-account-key-file', {
+            type: 'string',
+            alias: 'service-account-signing-key-file',
+            describe: 'PEM ECDSA P-256 private key that signs and verifies service-account tokens (default <data-dir>/sa.key)',
+          })
+          .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'Certificates, tokens, kubeconfig and embedded state' })
+          .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
+          .option('service-cluster-ip-range', { type: 'string', default: '10.96.0.0/12', describe: 'IPv4 CIDR each space allocates Service cluster IPs from' })
+          .option('controllers', { type: 'boolean', default: true, describe: 'Run the controller manager in the server (false: run `kube-spaces controllers` against it)' })
+          .option('pod-security-exempt-namespaces', { type: 'string', array: true, default: DEFAULT_POD_SECURITY_EXEMPTIONS.namespaces, describe: 'PodSecurity admission skips these namespaces, as <tenant>/<namespace>, comma-separated' })
+          .option('pod-security-exempt-usernames', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips requests of these users, as <tenant>/<user>, comma-separated' })
+          .option('pod-security-exempt-runtime-classes', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips pods of these runtime classes, comma-separated' })
+          .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
+          .option('simulate-nodes', { type: 'number', default: 0, describe: 'Run the node simulator in the server with this many simulated nodes (no kubelet: pods on them are reported Running without running anything)' })
+          .option('audit-policy-file', { type: 'string', describe: 'audit.k8s.io/v1 Policy deciding what is audited at which level (with `tenants` on rules)' })
+          .option('audit-log-path', { type: 'string', describe: 'Where audit events go, one JSON line each; - for stdout' })
+          .option('audit-log-maxsize', { type: 'number', default: 0, describe: 'Rotate the audit log past this many MB (0: never)' })
+          .option('audit-log-maxbackup', { type: 'number', default: 0, describe: 'Rotated audit logs kept (0: all)' })
+          .option('audit-log-maxage', { type: 'number', default: 0, describe: 'Days a rotated audit log is kept (0: forever)' })
+          .option('log-level', { type: 'string', choices: LOG_LEVELS, describe: 'Log level (default: from --v, else info)' })
+          .option('v', { type: 'number', default: 0, describe: 'klog verbosity: 0-1 info, 2-4 debug, 5 and up trace' })
+          .check((argv) => {
+            const port = argv['secure-port'];
+            if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--secure-port must be 0-65535, got ${port}`);
+            checkNodeCount('simulate-nodes', argv['simulate-nodes'], 0);
+            if ((argv['etcd-certfile'] === undefined) !== (argv['etcd-keyfile'] === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
+            if ((argv['tls-cert-file'] === undefined) !== (argv['tls-private-key-file'] === undefined)) throw new Error('--tls-cert-file and --tls-private-key-file go together');
+            if ((argv['audit-policy-file'] === undefined) !== (argv['audit-log-path'] === undefined)) throw new Error('--audit-policy-file and --audit-log-path go together');
+            for (const flag of ['audit-log-maxsize', 'audit-log-maxbackup', 'audit-log-maxage', 'v'] as const) {
+              if (!Number.isInteger(argv[flag]) || argv[flag] < 0) throw new Error(`--${flag} must be a whole number, 0 or more`);
+            }
+            const prefix = argv['etcd-prefix'];
+            if (prefix !== '' && !ETCD_PREFIX.test(prefix)) throw new Error(`--etcd-prefix must start with / and not end with one, got ${JSON.stringify(prefix)}`);
+            return true;
+          })
+      ),
     async (argv) => {
       const dataDir = argv['data-dir'];
       await serve({
         securePort: argv['secure-port'],
         bindAddress: argv['bind-address'],
         etcdServers: commaList(argv['etcd-servers']),
+        etcdTls: { caFile: argv['etcd-cafile'], certFile: argv['etcd-certfile'], keyFile: argv['etcd-keyfile'] },
+        etcdPrefix: argv['etcd-prefix'],
         tokenAuthFile: argv['token-auth-file'] ?? join(dataDir, 'tokens.csv'),
+        servingFiles: argv['tls-cert-file'] !== undefined ? { certFile: argv['tls-cert-file'], keyFile: argv['tls-private-key-file']! } : undefined,
+        clientCaFile: argv['client-ca-file'],
+        serviceAccountKeyFile: argv['service-account-key-file'],
+        audit:
+          argv['audit-policy-file'] !== undefined
+            ? {
+                policyFile: argv['audit-policy-file'],
+                logPath: argv['audit-log-path']!,
+                maxSizeMb: argv['audit-log-maxsize'],
+                maxBackups: argv['audit-log-maxbackup'],
+                maxAgeDays: argv['audit-log-maxage'],
+              }
+            : undefined,
+        logLevel: argv['log-level'] ?? levelOfVerbosity(argv.v),
         dataDir,
         tlsSans: commaList(argv['tls-san']),
         serviceClusterIpRange: argv['service-cluster-ip-range'],
@@ -116,17 +212,19 @@ await yargs(hideBin(process.argv))
     'controllers',
     'Run the controller manager against a kube-spaces server, leader-elected on a Lease in the system space',
     (y) =>
-      y
-        .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system user who may impersonate the controllers\' users' })
-        .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
-        .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
-        .option('leader-elect-lease-duration', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.leaseDurationMs / 1000}s`, describe: 'How long a standby waits for a renewal before taking the lease' })
-        .option('leader-elect-renew-deadline', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.renewDeadlineMs / 1000}s`, describe: 'How long the leader retries renewing before it stops leading' })
-        .option('leader-elect-retry-period', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.retryPeriodMs / 1000}s`, describe: 'Time between tries to acquire or renew' })
-        .check((argv) => {
-          for (const flag of ['leader-elect-lease-duration', 'leader-elect-renew-deadline', 'leader-elect-retry-period'] as const) parseDuration(argv[flag]);
-          return true;
-        }),
+      withEnvironment(
+        y
+          .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system user who may impersonate the controllers\' users' })
+          .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
+          .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
+          .option('leader-elect-lease-duration', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.leaseDurationMs / 1000}s`, describe: 'How long a standby waits for a renewal before taking the lease' })
+          .option('leader-elect-renew-deadline', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.renewDeadlineMs / 1000}s`, describe: 'How long the leader retries renewing before it stops leading' })
+          .option('leader-elect-retry-period', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.retryPeriodMs / 1000}s`, describe: 'Time between tries to acquire or renew' })
+          .check((argv) => {
+            for (const flag of ['leader-elect-lease-duration', 'leader-elect-renew-deadline', 'leader-elect-retry-period'] as const) parseDuration(argv[flag]);
+            return true;
+          })
+      ),
     async (argv) => {
       await runControllers({
         kubeconfig: argv.kubeconfig,
@@ -160,19 +258,21 @@ await yargs(hideBin(process.argv))
     'kubeconfig',
     'Print a kubeconfig for a tenant user: a client certificate signed by the client CA, or with --token a new row in the token file',
     (y) =>
-      y
-        .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'The server\'s data directory (CAs and token file)' })
-        .option('tenant', { type: 'string', demandOption: true, describe: 'The tenant the user belongs to' })
-        .option('user', { type: 'string', demandOption: true, describe: 'The user name' })
-        .option('group', { type: 'string', array: true, describe: 'Groups of the user (repeatable)' })
-        .option('server', { type: 'string', describe: 'Server URL (default: the admin kubeconfig\'s)' })
-        .option('token', { type: 'boolean', default: false, describe: 'Issue a bearer token in the token file instead of a client certificate' })
-        .option('token-auth-file', { type: 'string', describe: 'Token file for --token (default <data-dir>/tokens.csv)' })
-        .option('space', { type: 'string', describe: 'System users only: address this space, or all, via /tenants/<space> (a tenant user always addresses its own)' })
-        .check((argv) => {
-          if (argv['token-auth-file'] !== undefined && !argv.token) throw new Error('--token-auth-file goes with --token');
-          return true;
-        }),
+      withEnvironment(
+        y
+          .option('data-dir', { type: 'string', default: './.kube-spaces', describe: 'The server\'s data directory (CAs and token file)' })
+          .option('tenant', { type: 'string', demandOption: true, describe: 'The tenant the user belongs to' })
+          .option('user', { type: 'string', demandOption: true, describe: 'The user name' })
+          .option('group', { type: 'string', array: true, describe: 'Groups of the user (repeatable)' })
+          .option('server', { type: 'string', describe: 'Server URL (default: the admin kubeconfig\'s)' })
+          .option('token', { type: 'boolean', default: false, describe: 'Issue a bearer token in the token file instead of a client certificate' })
+          .option('token-auth-file', { type: 'string', describe: 'Token file for --token (default <data-dir>/tokens.csv)' })
+          .option('space', { type: 'string', describe: 'System users only: address this space, or all, via /tenants/<space> (a tenant user always addresses its own)' })
+          .check((argv) => {
+            if (argv['token-auth-file'] !== undefined && !argv.token) throw new Error('--token-auth-file goes with --token');
+            return true;
+          })
+      ),
     async (argv) => {
       const kubeconfig = await issueUserKubeconfig({
         dataDir: argv['data-dir'],

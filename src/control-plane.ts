@@ -63,6 +63,8 @@ export interface ControlPlane {
   authorizer: Authorizer;
   /** Whether a Tenant exists, from the shared informer (synced before the plane is returned). */
   tenantExists(name: string): boolean;
+  /** The uid of the live Tenant of that name; undefined when there is none. */
+  tenantUid(name: string): string | undefined;
   /** The live service account a token names: from the shared informer, else storage. */
   serviceAccountLookup: ServiceAccountLookup;
   /** Which nodes run pods of which space, kept by the shared pods informer. */
@@ -212,6 +214,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     watchCaches,
     authorizer,
     tenantExists: (name) => tenants.get({ tenant: '', namespace: '', name }) !== undefined,
+    tenantUid: (name) => tenants.get({ tenant: '', namespace: '', name })?.metadata.uid,
     serviceAccountLookup: cachedServiceAccountLookup((key) => serviceAccounts.get(key), storeServiceAccountLookup(generic, registry)),
     nodeUsage,
     advertise(apiServer) {

@@ -11,15 +11,23 @@ import { serviceAccountAuthenticator } from '../authz/service-account-authentica
 import { ServiceAccountTokens } from '../authz/service-account-token.js';
 import { x509Authenticator } from '../authz/x509-authenticator.js';
 import { openStore } from '../storage/open-store.js';
+import type { EtcdTlsFiles } from '../storage/etcd/etcd-store.js';
 import { startCompactor } from '../storage/compactor.js';
 import { startControlPlane } from './control-plane.js';
 import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.js';
 import { advertiseAddress } from './bootstrap/advertise-address.js';
 import { prepareDataDir } from './bootstrap/data-dir.js';
 import { ensureServiceAccountKey } from './bootstrap/service-account-key.js';
+import { readServiceAccountKeyFile } from './bootstrap/operator-pki.js';
 import { readBuildInfo, versionInfo } from './server/build-info.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
+import { ApiMetrics } from './server/metrics.js';
+import { AuditRecorder } from './server/audit/audit-events.js';
+import { AuditLog } from './server/audit/audit-log.js';
+import { parseAuditPolicy } from './server/audit/audit-policy.js';
+import { readFile } from 'node:fs/promises';
+import { builtinKinds } from '../api/kinds/index.js';
 import { exitOnSignals } from './shutdown.js';
 import { InProcessIdentities } from '../authz/in-process-identities.js';
 import { inProcessClient, startInProcessControllerManager } from './in-process-controller-manager.js';
@@ -31,7 +39,20 @@ export interface ServeOptions {
   bindAddress: string;
   /** Empty: the embedded SQLite store. */
   etcdServers: readonly string[];
+  etcdTls?: EtcdTlsFiles;
+  /** Root of every etcd key ('' for none). */
+  etcdPrefix?: string;
   tokenAuthFile: string;
+  /** The operator's serving certificate and key, instead of the data directory's. */
+  servingFiles?: { certFile: string; keyFile: string };
+  /** The operator's client CA bundle, instead of the data directory's client CA. */
+  clientCaFile?: string;
+  /** The operator's service-account signing key, instead of `<data-dir>/sa.key`. */
+  serviceAccountKeyFile?: string;
+  /** The audit policy and log (`--audit-*`); none: nothing is audited. */
+  audit?: { policyFile: string; logPath: string; maxSizeMb: number; maxBackups: number; maxAgeDays: number };
+  /** pino's level (`--log-level`, or from `--v`). */
+  logLevel?: string;
   dataDir: string;
   tlsSans: readonly string[];
   /** IPv4 CIDR that every space allocates Service cluster IPs from. */
@@ -49,9 +70,32 @@ export interface ServeOptions {
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
 const ETCD_COMPACTION_INTERVAL_MS = 5 * 60_000;
 
+/** The audit policy read and the audit log opened, its events and losses counted in the metrics. */
+async function openAudit(options: NonNullable<ServeOptions['audit']>, metrics: ApiMetrics, logger: Logger): Promise<{ recorder: AuditRecorder; log: AuditLog }> {
+  let policy;
+  try {
+    policy = parseAuditPolicy(await readFile(options.policyFile, 'utf8'));
+  } catch (err) {
+    throw new Error(`--audit-policy-file ${options.policyFile}: ${(err as Error).message}`);
+  }
+  const log = await AuditLog.open({
+    path: options.logPath,
+    maxSizeMb: options.maxSizeMb,
+    maxBackups: options.maxBackups,
+    maxAgeDays: options.maxAgeDays,
+    onDropped: () => metrics.auditError(),
+    onError: (err) => {
+      metrics.auditError();
+      logger.error({ err }, 'writing the audit log failed');
+    },
+  });
+  const counted = { write: (event: object) => (metrics.auditEvent(), log.write(event)) };
+  return { recorder: new AuditRecorder(policy, counted), log };
+}
+
 /** Starts the server; on a start-up failure logs why and exits 1. */
 export async function serve(options: ServeOptions): Promise<void> {
-  const logger = createLogger();
+  const logger = createLogger(options.logLevel);
   try {
     await start(options, logger);
   } catch (err) {
@@ -63,26 +107,31 @@ export async function serve(options: ServeOptions): Promise<void> {
 async function start(options: ServeOptions, logger: Logger): Promise<void> {
   const buildInfo = await readBuildInfo();
   const prepared = await prepareDataDir(options, logger);
-  const store = await openStore({ etcdServers: options.etcdServers, dataDir: options.dataDir });
+  const metrics = new ApiMetrics(builtinKinds);
+  const store = metrics.instrumentStore(await openStore({ etcdServers: options.etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir }));
   try {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
     // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
     const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
     const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, podSecurityExemptions: options.podSecurityExemptions, log: logger });
-    const serviceAccountTokens = new ServiceAccountTokens(await ensureServiceAccountKey(options.dataDir, logger));
+    metrics.observeWatchCaches(() => plane.watchCaches.stats());
+    const serviceAccountKey = options.serviceAccountKeyFile ? await readServiceAccountKeyFile(options.serviceAccountKeyFile) : await ensureServiceAccountKey(options.dataDir, logger);
+    const serviceAccountTokens = new ServiceAccountTokens(serviceAccountKey);
     // The in-process controllers' identities: tokens that exist in this process only.
     const inProcessIdentities = new InProcessIdentities();
     const tokenAuthenticators = [
       bearerTokenAuthenticator(tokenFile),
       serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: plane.serviceAccountLookup, log: logger }),
     ];
+    const audit = options.audit ? await openAudit(options.audit, metrics, logger) : undefined;
     const app = buildApp({
       store,
       // Client certificates first, as kube-apiserver tries them first.
-      authenticate: authenticationChain([x509Authenticator({ clientCa: prepared.clientCa.cert, log: logger }), bearerTokenAuthenticator(inProcessIdentities), ...tokenAuthenticators]),
+      authenticate: authenticationChain([x509Authenticator({ clientCa: prepared.clientCaBundle, log: logger }), bearerTokenAuthenticator(inProcessIdentities), ...tokenAuthenticators]),
       reviewToken: tokenAuthenticator(authenticationChain(tokenAuthenticators)),
       authorizer: plane.authorizer,
       tenantExists: plane.tenantExists,
+      tenantUid: plane.tenantUid,
       serviceAccountTokens,
       logger,
       buildInfo,
@@ -90,20 +139,25 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       generic: plane.generic,
       watchCaches: plane.watchCaches,
       nodeUsage: plane.nodeUsage,
-      tls: { ...prepared.serving, clientCa: prepared.clientCa.cert },
+      metrics,
+      audit: audit?.recorder,
+      tls: { ...prepared.serving, clientCa: prepared.clientCaBundle },
     });
-    app.addHook('onClose', async () => compactor?.stop());
+    app.addHook('onClose', async () => {
+      compactor?.stop();
+      await audit?.log.close();
+    });
     await app.listen({ host: options.bindAddress, port: options.securePort });
     const port = (app.server.address() as AddressInfo).port;
     const url = serverUrl(options.bindAddress, port);
     plane.advertise({ address: advertiseAddress(options.bindAddress), port });
     let adminKubeconfig: string | undefined;
     if (prepared.adminToken !== null) {
-      const spec = { server: url, caCert: prepared.ca.cert, token: prepared.adminToken };
+      const spec = { server: url, caCert: prepared.servingCaBundle, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
     const manager = options.controllers
-      ? startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.ca.cert, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger })
+      ? startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.servingCaBundle, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger })
       : undefined;
     const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;
     const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop()])) };

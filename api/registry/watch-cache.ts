@@ -128,6 +128,16 @@ class KindCache {
     private readonly onFailure: () => void,
   ) {}
 
+  /** How many objects the cache holds. */
+  get size(): number {
+    return this.objects.size;
+  }
+
+  /** How many events the window keeps. */
+  get eventCount(): number {
+    return this.events.length;
+  }
+
   /** Lists the kind in every space, then follows storage from that revision. */
   async load(): Promise<void> {
     const prefix = this.generic.prefix(this.def, { tenant: ALL_TENANTS });
@@ -243,6 +253,8 @@ class KindCache {
 /** The caches of every kind, each started by the first watch of its kind. */
 export class WatchCaches {
   private readonly caches = new Map<ResourceDefinition, Promise<KindCache>>();
+  /** The caches that have loaded, for `stats()`. */
+  private readonly loaded = new Map<ResourceDefinition, KindCache>();
   private stopped = false;
 
   constructor(
@@ -257,9 +269,13 @@ export class WatchCaches {
     // A cache that fails (or cannot load) is forgotten, so the next watch starts a new one.
     const forget = (): void => {
       if (this.caches.get(def) === loading) this.caches.delete(def);
+      if (this.loaded.get(def) === cache) this.loaded.delete(def);
     };
     const cache = new KindCache(def, this.generic, this.store, this.window, forget);
-    const loading = cache.load().then(() => cache);
+    const loading = cache.load().then(() => {
+      if (this.caches.get(def) === loading) this.loaded.set(def, cache);
+      return cache;
+    });
     loading.catch(forget);
     this.caches.set(def, loading);
     return loading;
@@ -293,10 +309,16 @@ export class WatchCaches {
     return { items: cache.state(scope, query), metadata: { resourceVersion: String(cache.revision) } };
   }
 
+  /** Each loaded cache's size and revision, for the server's metrics. */
+  stats(): Array<{ def: ResourceDefinition; objects: number; events: number; revision: number }> {
+    return [...this.loaded.entries()].map(([def, cache]) => ({ def, objects: cache.size, events: cache.eventCount, revision: cache.revision }));
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     const caches = [...this.caches.values()];
     this.caches.clear();
+    this.loaded.clear();
     for (const cache of await Promise.allSettled(caches)) if (cache.status === 'fulfilled') cache.value.stop();
   }
 }

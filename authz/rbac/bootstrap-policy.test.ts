@@ -56,7 +56,7 @@ describe('bootstrap policy objects', () => {
     expect(roleNames).toEqual([
       'cluster-admin', 'admin', 'edit', 'view',
       'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
-      'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:auth-delegator',
+      'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'system:monitoring', 'system:auth-delegator',
       'system:kube-controller-manager', 'system:controller:tenant-controller', 'system:controller:namespace-controller', 'system:controller:service-account-controller',
       'system:controller:clusterrole-aggregation-controller', 'system:controller:root-ca-cert-publisher', 'system:controller:resourcequota-controller', 'system:kube-scheduler',
       'system:controller:endpoint-controller', 'system:controller:endpointslice-controller', 'system:controller:pod-garbage-collector',
@@ -223,6 +223,7 @@ describe('bootstrap bindings', () => {
       'system:discovery': ['Group/rbac.authorization.k8s.io/system:authenticated'],
       'system:basic-user': ['Group/rbac.authorization.k8s.io/system:authenticated'],
       'system:public-info-viewer': ['Group/rbac.authorization.k8s.io/system:authenticated', 'Group/rbac.authorization.k8s.io/system:unauthenticated'],
+      'system:monitoring': ['Group/rbac.authorization.k8s.io/system:monitoring'],
       'system:kube-controller-manager': ['User/rbac.authorization.k8s.io/system:kube-controller-manager'],
       'system:controller:tenant-controller': ['User/rbac.authorization.k8s.io/system:controller:tenant-controller'],
       'system:controller:namespace-controller': ['User/rbac.authorization.k8s.io/system:controller:namespace-controller'],

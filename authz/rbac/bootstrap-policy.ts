@@ -340,6 +340,8 @@ function adminRules(): PolicyRule[] {
 }
 
 const HEALTH_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/'];
+/** The group (and the role bound to it) that may scrape `/metrics`, as in kube-apiserver. */
+export const MONITORING_GROUP = 'system:monitoring';
 
 /**
  * The default cluster roles, new objects on every call.
@@ -367,6 +369,9 @@ export function bootstrapClusterRoles(): KubeObject[] {
     ]),
     // What is safe to show even to callers without credentials.
     clusterRole('system:public-info-viewer', [urlRule(['get'], HEALTH_URLS)]),
+    // What a monitoring system scrapes (kube-apiserver's role of the same name); `/metrics` is
+    // server-wide, so it answers only users of the system space whatever their space's RBAC says.
+    clusterRole(MONITORING_GROUP, [urlRule(['get'], ['/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*'])]),
     // For servers that delegate to this one (webhooks, aggregated APIs): ask whose a token is, and what someone may do.
     clusterRole('system:auth-delegator', [rule(['create'], [AUTHENTICATION], ['tokenreviews']), rule(['create'], [AUTHORIZATION], ['subjectaccessreviews'])]),
     ...controllerRoles(),
@@ -386,6 +391,7 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
     clusterRoleBinding('system:discovery', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:basic-user', [AUTHENTICATED_GROUP]),
     clusterRoleBinding('system:public-info-viewer', [AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP]),
+    clusterRoleBinding(MONITORING_GROUP, [MONITORING_GROUP]),
     ...[...controllerRoles(), nodeSimulatorRole()].map((role) => clusterRoleBinding(role.metadata.name!, [], [role.metadata.name!])),
   ];
 }

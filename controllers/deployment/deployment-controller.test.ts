@@ -21,13 +21,15 @@ const template = (app: string, image = 'nginx') => ({ metadata: { labels: { app 
 describe('workload controllers in the controller manager', () => {
   let server: InProcessServer;
   let t1: Scope;
+  let space: Scope;
   const events: Array<EventToRecord & { user: string }> = [];
   const notes = (reason: string, name: string) => events.filter((e) => e.reason === reason && e.regarding.metadata.name === name && e.regarding.metadata.tenant === 't1').map((e) => e.note);
 
   const markReady = async (names: string[]) => {
     for (const name of names) {
-      const pod = await t1.resource(pods).get(name);
-      await t1.resource(pods).updateStatus({ ...pod, status: { ...pod.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } });
+      // A patch, not an update: the scheduler may bind the pod meanwhile.
+      const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] };
+      await t1.resource(pods).patch(name, 'merge', { status }, { subresource: 'status' });
     }
   };
   const activePods = async (prefix: string) => (await t1.resource(pods).list()).items.filter((p: Pod) => p.metadata.name!.startsWith(prefix) && !p.metadata.deletionTimestamp);
@@ -37,6 +39,7 @@ describe('workload controllers in the controller manager', () => {
     const admin = server.clientAs(testUser('admin', 'system', ['system:masters']));
     await admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't1' } });
     t1 = admin.space('t1').namespace('default');
+    space = admin.space('t1');
     await eventually(async () => expect((await admin.resource(tenants).get('t1')).status).toMatchObject({ phase: 'Active' }));
   });
 
@@ -88,6 +91,21 @@ describe('workload controllers in the controller manager', () => {
     await eventually(async () => expect((await activePods('web-')).map((p) => p.metadata.name)).not.toContain(unready));
     expect(notes('ScalingReplicaSet', 'web').slice(-2)).toEqual([`Scaled up replica set ${rsName} from 2 to 3`, `Scaled down replica set ${rsName} from 3 to 2`]);
     await eventually(async () => expect(notes('SuccessfulDelete', rsName)).toEqual([`Deleted pod: ${unready}`]));
+  });
+
+  it('a create refused by a quota is a FailedCreate event and the ReplicaFailure condition', async () => {
+    await space.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'quota' } });
+    const ns = space.namespace('quota');
+    await ns.resource({ group: '', version: 'v1', resource: 'resourcequotas' }).create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'pods' }, spec: { hard: { pods: '1' } } });
+    await eventually(async () => expect((await ns.resource({ group: '', version: 'v1', resource: 'resourcequotas' }).get('pods')).status).toMatchObject({ hard: { pods: '1' } }));
+    await ns.resource(replicaSets).create({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'capped' }, spec: { replicas: 3, selector: { matchLabels: { app: 'capped' } }, template: template('capped') } });
+    await eventually(async () => {
+      const rs = (await ns.resource(replicaSets).get('capped')) as ReplicaSet & { status: { conditions?: Array<{ type: string; reason: string; message: string }> } };
+      expect(rs.status.replicas).toBe(1);
+      expect(rs.status.conditions?.[0]).toMatchObject({ type: 'ReplicaFailure', reason: 'FailedCreate', message: expect.stringContaining('exceeded quota: pods') });
+    });
+    const failed = events.filter((e) => e.reason === 'FailedCreate' && e.regarding.metadata.name === 'capped');
+    expect(failed[0]).toMatchObject({ type: 'Warning', note: expect.stringMatching(/^Error creating: pods "capped-[a-z0-9]{5}" is forbidden: exceeded quota: pods/) });
   });
 
   it('a ReplicationController keeps its pods with the same code', async () => {

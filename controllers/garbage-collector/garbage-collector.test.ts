@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../api/registry/object.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
+import { customResourceDefinition } from '../../e2e/harness/manifests.js';
 import { startInProcessServer } from '../../src/testing/in-process-server.js';
 import type { CollectedResource } from './collected-kinds.js';
 import { GarbageCollector } from './garbage-collector.js';
@@ -17,17 +18,7 @@ const log = { info: vi.fn(), error: vi.fn() };
 
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
 const widgets: CollectedResource = { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true };
-const widgetCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-};
+const widgetCrd = customResourceDefinition('example.com', 'Widget', 'widgets');
 
 describe('GarbageCollector (on the client, over every space)', () => {
   let fx: Fixture;
@@ -154,12 +145,7 @@ describe('GarbageCollector (on the client, over every space)', () => {
 
   it('watches a system CRD shared with every space once, over every space, and collects in each space apart', async () => {
     const gadgets: CollectedResource = { group: 'shared.example.com', version: 'v1', resource: 'gadgets', kind: 'Gadget', namespaced: true };
-    const names = { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' };
-    await admin.space('system').resource(CRDS).create({
-      ...widgetCrd,
-      metadata: { name: 'gadgets.shared.example.com', labels: { 'arktos.futurewei.com/crd-sharing-policy': 'forced' } },
-      spec: { ...widgetCrd.spec, group: 'shared.example.com', names },
-    });
+    await admin.space('system').resource(CRDS).create(customResourceDefinition('shared.example.com', 'Gadget', 'gadgets', { 'arktos.futurewei.com/crd-sharing-policy': 'forced' }));
     await eventually(() => expect(gc!.watches.filter((w) => w.startsWith('gadgets.shared.example.com/'))).toEqual(['gadgets.shared.example.com/v1@all']));
     const deps: KubeObject[] = [];
     for (const tenant of ['t1', 't2']) {

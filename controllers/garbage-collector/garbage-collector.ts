@@ -131,7 +131,13 @@ export class GarbageCollector {
     if (crds) {
       await crds.informer.waitForSync();
       const spaces = new Set(crds.informer.lister().list().map((crd) => crd.metadata.tenant ?? ''));
-      for (const tenant of spaces) await this.retrying(() => this.discoverSpace(tenant));
+      for (const tenant of spaces) {
+        // A space whose discovery fails now (being deleted, say) is read again by the discovery queue, with backoff.
+        await this.discoverSpace(tenant).catch((err: unknown) => {
+          this.log.error({ err, controller: 'garbage-collector/discovery', tenant }, 'discovery failed');
+          this.discovery.enqueue(discoveryKey(tenant));
+        });
+      }
     }
     await Promise.all([...this.monitors.values()].map((m) => m.informer.waitForSync()));
     if (this.state !== 'syncing') return;

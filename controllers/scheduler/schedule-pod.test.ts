@@ -174,3 +174,19 @@ describe('scoring', () => {
     expect(schedulePod(second, infos(nodes, [], state))).toEqual({ node: 'n1' });
   });
 });
+
+describe('spreading replicas', () => {
+  const owned = (name: string, owner: string, tenant = 't1'): Pod => {
+    const p = pod(name, {}, tenant);
+    return { ...p, metadata: { ...p.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: owner, controller: true }] } };
+  };
+  const big = (name: string) => node(name, { cpu: '32', memory: '256Gi' });
+
+  it('puts a replica on the node with fewest of its siblings, counting only its own space and owner', () => {
+    // Equal allocation scores on big nodes: only the spread decides.
+    expect(schedulePod(owned('r2', 'rs-1'), infos([big('n1'), big('n2')], [[owned('r1', 'rs-1'), 'n1']]))).toEqual({ node: 'n2' });
+    // Another space's pods of a same-uid owner, and another owner's pods, are not siblings.
+    const elsewhere: Array<[Pod, string]> = [[owned('x1', 'rs-1', 't2'), 'n2'], [owned('x2', 'rs-1', 't2'), 'n2'], [owned('y1', 'rs-2'), 'n2'], [owned('y2', 'rs-2'), 'n2']];
+    expect(schedulePod(owned('r2', 'rs-1'), infos([big('n1'), big('n2')], [[owned('r1', 'rs-1'), 'n1'], ...elsewhere]))).toEqual({ node: 'n2' });
+  });
+});

@@ -72,7 +72,8 @@ describe('scheduler', () => {
     await eventually(async () => expect((await getPod('t2', 'extra')).status?.conditions).toContainEqual(expect.objectContaining({ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message })));
     await eventually(async () => expect((await eventsAbout('t2', 'extra')).map((e) => [e.type, e.reason, e.message])).toContainEqual(['Warning', 'FailedScheduling', message]));
     expect(await eventsAbout('t1', 'extra')).toEqual([]);
-    await server.plane.generic.delete(kinds.pods, { tenant: 't1', namespace: 'default', name: 'early' });
+    // At once: a pod on a node is otherwise deleted by its kubelet after its grace period, and holds its slot until then.
+    await server.plane.generic.delete(kinds.pods, { tenant: 't1', namespace: 'default', name: 'early' }, { gracePeriodSeconds: 0 });
     await eventually(async () => expect((await getPod('t2', 'extra')).spec?.nodeName).toBe('node-1'));
   });
 

@@ -12,7 +12,7 @@ import { effectiveTaints, nodeAffinityOf, termMatches, toleratesTaint, type Node
 import { CPU, MEMORY, podRequests, resourceList } from './pod-requests.js';
 
 const MAX_NODE_SCORE = 100;
-const WEIGHTS = { leastAllocated: 1, nodeAffinity: 2, taintToleration: 3 };
+const WEIGHTS = { leastAllocated: 1, nodeAffinity: 2, taintToleration: 3, podSpread: 2 };
 
 /** LeastAllocated: for cpu and memory, (allocatable − requested) × 100 / allocatable, averaged. */
 export function leastAllocatedScore(pod: Pod, info: NodeInfo): number {
@@ -40,6 +40,22 @@ function intolerablePreferNoSchedule(pod: Pod, node: Node): number {
   return effectiveTaints(node).filter((t) => t.effect === 'PreferNoSchedule' && !toleratesTaint(tolerations, t)).length;
 }
 
+/**
+ * Spreading replicas over nodes, as kube-scheduler's default topology spread (maxSkew 3 by
+ * hostname, ScheduleAnyway) does for pods a controller owns: the pods already on the node with the
+ * same controller (same space, namespace and owner uid). Fewer is better.
+ */
+function siblingsOnNode(pod: Pod, info: NodeInfo): number {
+  const owner = pod.metadata.ownerReferences?.find((r) => r.controller)?.uid;
+  if (owner === undefined) return 0;
+  let count = 0;
+  for (const other of info.pods()) {
+    const same = other.metadata.tenant === pod.metadata.tenant && other.metadata.namespace === pod.metadata.namespace;
+    if (same && other.metadata.ownerReferences?.some((r) => r.controller && r.uid === owner)) count += 1;
+  }
+  return count;
+}
+
 /** kube's DefaultNormalizeScore: scaled so the largest is 100 (or reversed: the largest is 0). */
 function normalize(scores: number[], reverse: boolean): number[] {
   const max = Math.max(0, ...scores);
@@ -54,7 +70,10 @@ function normalize(scores: number[], reverse: boolean): number[] {
 export function scoreNodes(pod: Pod, infos: readonly NodeInfo[]): number[] {
   const affinity = normalize(infos.map((i) => preferredAffinityScore(pod, i.node)), false);
   const taints = normalize(infos.map((i) => intolerablePreferNoSchedule(pod, i.node)), true);
-  return infos.map((info, i) => WEIGHTS.leastAllocated * leastAllocatedScore(pod, info) + WEIGHTS.nodeAffinity * affinity[i]! + WEIGHTS.taintToleration * taints[i]!);
+  const spread = normalize(infos.map((i) => siblingsOnNode(pod, i)), true);
+  return infos.map(
+    (info, i) => WEIGHTS.leastAllocated * leastAllocatedScore(pod, info) + WEIGHTS.nodeAffinity * affinity[i]! + WEIGHTS.taintToleration * taints[i]! + WEIGHTS.podSpread * spread[i]!,
+  );
 }
 
 /** The feasible node to place the pod on: the best score, the first by name among equals. */
@@ -67,5 +86,3 @@ export function selectHost(pod: Pod, feasible: readonly NodeInfo[]): NodeInfo {
   }
   return feasible[best]!;
 }
-
-

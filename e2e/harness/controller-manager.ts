@@ -62,7 +62,8 @@ export function startControllerManager(kubeconfig: string, timing: LeaderElectio
   };
   return {
     async identity() {
-      for (let tries = 0; tries < 200; tries += 1) {
+      // Up to 30 s: loading the command's modules alone takes seconds on a busy machine.
+      for (let tries = 0; tries < 600; tries += 1) {
         const started = lines().find((l) => l.msg === 'kube-spaces controllers starting');
         if (started) return String(started.identity);
         if (child.exitCode !== null) break;

@@ -13,14 +13,18 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, closeSync, constants, openSync, readFileSync, rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { createCa, issueClientCertificate, issueServingCertificate } from '../../src/bootstrap/certificates.js';
 
 export interface EtcdProcess {
-  /** Client URL, e.g. `http://127.0.0.1:41234`. Stays the same across restarts. */
+  /** Client URL, e.g. `http://127.0.0.1:41234` (`https://` with `tls`). Stays the same across restarts. */
   readonly endpoint: string;
+  /** With `tls`: the PEM files a client needs (the CA etcd's certificate is signed by, a client certificate and key). */
+  readonly clientTls: EtcdClientTls | undefined;
   /** PID of the running etcd; a restart changes it. */
   readonly pid: number;
   readonly dataDir: string;
@@ -39,6 +43,17 @@ export interface StartEtcdOptions {
   binary?: string;
   /** More etcd flags, e.g. `--experimental-watch-progress-notify-interval=1s`. */
   extraArgs?: string[];
+  /**
+   * Serve clients over TLS and require a client certificate (`--client-cert-auth
+   * --trusted-ca-file`), with a CA, serving and client certificates made for this etcd.
+   */
+  tls?: boolean;
+}
+
+export interface EtcdClientTls {
+  caFile: string;
+  certFile: string;
+  keyFile: string;
 }
 
 const HOST = '127.0.0.1';
@@ -136,12 +151,18 @@ class EtcdInstance implements EtcdProcess {
     private readonly clientPort: number,
     private readonly peerPort: number,
     private readonly extraArgs: string[],
+    /** The TLS files etcd serves with, and those a client needs; undefined for plain HTTP. */
+    private readonly tls: { serverCertFile: string; serverKeyFile: string; client: EtcdClientTls } | undefined,
   ) {
     process.on('exit', this.cleanupOnExit);
   }
 
   get endpoint(): string {
-    return `http://${HOST}:${this.clientPort}`;
+    return `${this.tls ? 'https' : 'http'}://${HOST}:${this.clientPort}`;
+  }
+
+  get clientTls(): EtcdClientTls | undefined {
+    return this.tls?.client;
   }
 
   get dataDir(): string {
@@ -175,6 +196,9 @@ class EtcdInstance implements EtcdProcess {
       '--logger=zap',
       '--log-outputs=stderr',
       '--log-level=warn',
+      ...(this.tls
+        ? [`--cert-file=${this.tls.serverCertFile}`, `--key-file=${this.tls.serverKeyFile}`, '--client-cert-auth', `--trusted-ca-file=${this.tls.client.caFile}`]
+        : []),
       ...this.extraArgs,
     ];
   }
@@ -197,6 +221,7 @@ class EtcdInstance implements EtcdProcess {
   }
 
   private async healthy(): Promise<boolean> {
+    if (this.tls) return this.healthyOverTls(this.tls.client);
     try {
       const res = await fetch(`${this.endpoint}/health`, { signal: AbortSignal.timeout(1_000) });
       const body = (await res.json()) as { health?: string };
@@ -204,6 +229,23 @@ class EtcdInstance implements EtcdProcess {
     } catch {
       return false;
     }
+  }
+
+  /** /health presenting the client certificate (fetch cannot), trusting only the test CA. */
+  private healthyOverTls(files: EtcdClientTls): Promise<boolean> {
+    const [ca, cert, key] = [files.caFile, files.certFile, files.keyFile].map((file) => readFileSync(file, 'utf8'));
+    return new Promise((done) => {
+      const req = request(`${this.endpoint}/health`, { ca, cert, key, timeout: 1_000 }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => done(res.statusCode === 200 && body.includes('"health":"true"')));
+        res.on('error', () => done(false));
+      });
+      req.on('timeout', () => req.destroy());
+      req.on('error', () => done(false));
+      req.end();
+    });
   }
 
   private logTail(): string {
@@ -241,6 +283,26 @@ class EtcdInstance implements EtcdProcess {
   }
 }
 
+/** A CA, etcd's serving certificate for loopback, and a client certificate, as PEM files in `dir`. */
+async function writeTlsFiles(dir: string): Promise<{ serverCertFile: string; serverKeyFile: string; client: EtcdClientTls }> {
+  const ca = await createCa('etcd-test-ca');
+  const serving = await issueServingCertificate(ca, [HOST, 'localhost']);
+  const client = await issueClientCertificate(ca, { user: 'kube-spaces', tenant: 'system', groups: [] });
+  const files = {
+    serverCertFile: join(dir, 'server.crt'),
+    serverKeyFile: join(dir, 'server.key'),
+    client: { caFile: join(dir, 'ca.crt'), certFile: join(dir, 'client.crt'), keyFile: join(dir, 'client.key') },
+  };
+  await Promise.all([
+    writeFile(files.client.caFile, ca.cert),
+    writeFile(files.serverCertFile, serving.cert),
+    writeFile(files.serverKeyFile, serving.key, { mode: 0o600 }),
+    writeFile(files.client.certFile, client.cert),
+    writeFile(files.client.keyFile, client.key, { mode: 0o600 }),
+  ]);
+  return files;
+}
+
 /**
  * Starts a single-member etcd on two free loopback ports with a fresh data dir, and resolves once
  * it is healthy. A port taken between picking and binding is retried with new ports.
@@ -252,7 +314,8 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProces
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const dir = await mkdtemp(join(tmpdir(), 'kube-spaces-etcd-'));
     const [clientPort, peerPort] = await freePorts(2);
-    const instance = new EtcdInstance(binary, dir, clientPort!, peerPort!, opts.extraArgs ?? []);
+    const tls = opts.tls ? await writeTlsFiles(dir) : undefined;
+    const instance = new EtcdInstance(binary, dir, clientPort!, peerPort!, opts.extraArgs ?? [], tls);
     try {
       await instance.start();
       return instance;

@@ -21,6 +21,21 @@ export function configMap(ns: string, name: string, data: Record<string, string>
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(ns, name, labels), data };
 }
 
+/** A namespaced CRD of one version `v1` whose objects may hold any fields, e.g. `customResourceDefinition('example.com', 'Widget', 'widgets')`. */
+export function customResourceDefinition(group: string, kind: string, plural: string, labels?: Record<string, string>): Manifest {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: meta(undefined, `${plural}.${group}`, labels),
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+}
+
 export function secret(ns: string, name: string, stringData: Record<string, string>, labels?: Record<string, string>): Manifest {
   return { apiVersion: 'v1', kind: 'Secret', metadata: meta(ns, name, labels), type: 'Opaque', stringData };
 }

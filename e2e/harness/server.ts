@@ -26,6 +26,8 @@ export interface StartServerOptions {
   extraArgs?: string[];
   /** More environment for the server process (e.g. `NODE_OPTIONS` to load a probe). */
   env?: Record<string, string>;
+  /** PEM the serving certificate is trusted by, for a server given `--tls-cert-file`; default `<dataDir>/ca.crt`. */
+  servingCa?: string;
 }
 
 export interface ExitStatus {
@@ -40,7 +42,7 @@ export interface ServerProcess {
   readonly dataDir: string;
   /** `<dataDir>/admin.kubeconfig`, written by the server. */
   readonly adminKubeconfig: string;
-  /** PEM of the server's CA (`<dataDir>/ca.crt`). */
+  /** PEM of the server's CA (`<dataDir>/ca.crt`, or the `servingCa` it was started with). */
   readonly caCert: string;
   /** PID of the running server; a restart changes it. */
   readonly pid: number;
@@ -101,6 +103,7 @@ class ServerInstance implements ServerProcess {
     private readonly ownsDataDir: boolean,
     private readonly serveArgs: string[],
     private readonly env: Record<string, string> = {},
+    private readonly servingCa: string | undefined = undefined,
   ) {
     process.on('exit', this.killOnExit);
   }
@@ -118,7 +121,7 @@ class ServerInstance implements ServerProcess {
   }
 
   get caCert(): string {
-    return readFileSync(join(this.dataDir, 'ca.crt'), 'utf8');
+    return this.servingCa ?? readFileSync(join(this.dataDir, 'ca.crt'), 'utf8');
   }
 
   get pid(): number {
@@ -208,7 +211,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'kube-spaces-e2e-')));
   const args = [...(options.etcdServers?.length ? [`--etcd-servers=${options.etcdServers.join(',')}`] : []), ...(options.extraArgs ?? [])];
-  const server = new ServerInstance(dataDir, ownsDataDir, args, options.env);
+  const server = new ServerInstance(dataDir, ownsDataDir, args, options.env, options.servingCa);
   try {
     await server.start();
   } catch (err) {

@@ -150,3 +150,10 @@ export async function grantAndWait(cluster: TestCluster, g: Grant, api: ApiClien
   await grant(cluster, g);
   await eventually(`${g.clusterRole} to apply to ${g.user ?? g.group} in ${g.tenant}`, async () => (await api.request('GET', probe)).status !== 403);
 }
+
+/** A user of `tenant` holding cluster-admin in that space (everything in it, nothing beyond), once authorization sees it. */
+export async function spaceAdmin(cluster: TestCluster, tenant: string, user: string): Promise<UserCredentials> {
+  const credentials = await userKubeconfig(cluster, { tenant, user });
+  await grantAndWait(cluster, { tenant, clusterRole: 'cluster-admin', user }, credentials.api, '/api/v1/namespaces');
+  return credentials;
+}

@@ -3,7 +3,7 @@
  * debug, exec or read the status of t1's pods by any URL form; a tenant sees only the nodes that
  * run pods of its own space (none of another space's), and only the local APIServices; a tenant
  * cannot create, change or delete Nodes or APIServices. Stock kubectl in a space gets an empty or
- * filtered node list, never an error.
+ * filtered node list, never an error. The scheduler's events about a space's pods stay in it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
@@ -92,6 +92,25 @@ describe.each(backendCases(kubectlPath !== undefined))('node and pod leaks on th
     it('a body naming another space is refused on binding and eviction', async () => {
       const res = await bob.api.request('POST', '/api/v1/namespaces/ns1/pods/bobs/eviction', { json: { ...eviction, metadata: { name: 'bobs', namespace: 'ns1', tenant: 't1' } } });
       expect(res.status).toBe(400);
+    });
+
+    it("t2 never sees t1's events (the scheduler's, about t1's pods), by either event API, list or watch", async () => {
+      await eventually("the scheduler's events in t1", async () => (await inSpace(cluster, 't1', 'GET', '/api/v1/namespaces/ns1/events')).body.includes('secret-pod'));
+      for (const path of [
+        '/api/v1/namespaces/ns1/events',
+        '/apis/events.k8s.io/v1/namespaces/ns1/events',
+        '/api/v1/events',
+        '/apis/events.k8s.io/v1/events',
+        '/api/v1/namespaces/ns1/events?watch=true&timeoutSeconds=1',
+        '/apis/events.k8s.io/v1/events?watch=true&timeoutSeconds=1',
+      ]) {
+        const res = await bob.api.request('GET', path);
+        expect(res.status, path).toBe(200);
+        expect(res.body, path).not.toContain('secret-pod');
+      }
+      for (const path of ['/api/v1/tenants/t1/namespaces/ns1/events', '/tenants/t1/apis/events.k8s.io/v1/namespaces/ns1/events', '/apis/events.k8s.io/v1/tenants/all/events']) {
+        expect((await bob.api.request('GET', path)).status, path).toBe(403);
+      }
     });
 
     it('a tenant lists only the nodes its own pods run on', async () => {

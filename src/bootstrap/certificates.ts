@@ -13,7 +13,7 @@ import 'reflect-metadata';
 import { isIP } from 'node:net';
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import { TENANT_ORGANIZATION_PREFIX } from '../../authz/x509-authenticator.js';
+import { TENANT_ORGANIZATION_PREFIX, TENANT_UID_URI_PREFIX } from '../../authz/x509-authenticator.js';
 
 export interface CertificateAndKey {
   /** PEM certificate. */
@@ -37,6 +37,8 @@ export interface ClientIdentity {
   user: string;
   tenant: string;
   groups: readonly string[];
+  /** The uid of the tenant's Tenant: the certificate then works only for that incarnation. */
+  tenantUid?: string;
 }
 
 /** A self-signed CA that may sign certificates (and CRLs), valid ten years by default. */
@@ -121,6 +123,7 @@ export async function issueClientCertificate(
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
       await x509.AuthorityKeyIdentifierExtension.create(caCert),
+      ...(identity.tenantUid !== undefined ? [new x509.SubjectAlternativeNameExtension([{ type: 'url', value: `${TENANT_UID_URI_PREFIX}${identity.tenantUid}` }])] : []),
     ],
   });
   return { cert: cert.toString('pem'), key: await exportKey(keys.privateKey) };

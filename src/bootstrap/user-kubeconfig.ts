@@ -12,6 +12,7 @@
  *   const yaml = await issueUserKubeconfig({ dataDir: '.kube-spaces', tenant: 't1', user: 'alice', groups: ['dev'] });
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { isTenantName } from '../../authz/user.js';
@@ -35,6 +36,11 @@ export interface UserKubeconfigOptions {
   tokenFile?: string;
   /** For system users: the space (or `all`) the kubeconfig addresses through the prefix form. A tenant user's is always its own. */
   space?: string;
+  /**
+   * The uid of the live Tenant of that name, or undefined when there is none. Default: asked of the
+   * server with the admin kubeconfig. The credential is bound to that uid.
+   */
+  lookupTenantUid?: (tenant: string) => Promise<string | undefined>;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -47,10 +53,16 @@ function check(what: string, value: string, ok: boolean): void {
   if (!ok) throw new Error(`invalid ${what} ${JSON.stringify(value)}`);
 }
 
-async function defaultServer(dataDir: string): Promise<string> {
+/**
+ * The server URL and serving CA of the admin kubeconfig the server wrote: it names the port bound
+ * and the CA clients trust, the operator's own with `--tls-cert-file`.
+ */
+async function adminCluster(dataDir: string): Promise<{ server?: string; caCert?: string }> {
   const text = await readFileIfExists(adminKubeconfigPath(dataDir));
-  const parsed = text ? (parseYaml(text) as { clusters?: Array<{ cluster?: { server?: string } }> }) : undefined;
-  return parsed?.clusters?.[0]?.cluster?.server ?? 'https://127.0.0.1:6443';
+  const parsed = text ? (parseYaml(text) as { clusters?: Array<{ cluster?: { server?: string; 'certificate-authority-data'?: string } }> }) : undefined;
+  const cluster = parsed?.clusters?.[0]?.cluster;
+  const caData = cluster?.['certificate-authority-data'];
+  return { server: cluster?.server, caCert: caData === undefined ? undefined : Buffer.from(caData, 'base64').toString('utf8') };
 }
 
 export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promise<string> {
@@ -65,24 +77,58 @@ export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promi
     if (options.tenant !== SYSTEM_TENANT && options.space !== options.tenant) throw new Error('only users of the system tenant can address another space');
   }
 
-  const caCert = await readFileIfExists(join(options.dataDir, 'ca.crt'));
+  const admin = await adminCluster(options.dataDir);
+  const caCert = admin.caCert ?? (await readFileIfExists(join(options.dataDir, 'ca.crt')));
   if (caCert === null) throw new Error(`no CA in ${options.dataDir}: start the server once with this --data-dir first`);
+  const tenantUid = await (options.lookupTenantUid ?? ((tenant) => tenantUidFromServer(options.dataDir, tenant)))(options.tenant);
+  if (tenantUid === undefined) throw new Error(`tenant ${JSON.stringify(options.tenant)} does not exist: create it first (kubectl create -f tenant.yaml as the system admin); credentials are bound to a Tenant's uid`);
   const credential: KubeconfigCredential =
     credentialKind === 'token'
-      ? { token: await addTokenRow(options.tokenFile ?? join(options.dataDir, 'tokens.csv'), options.user, groups, options.tenant) }
-      : { clientCertificate: await issueClientCertificate(await readClientCa(options.dataDir), { user: options.user, tenant: options.tenant, groups }) };
+      ? { token: await addTokenRow(options.tokenFile ?? join(options.dataDir, 'tokens.csv'), options.user, groups, options.tenant, tenantUid) }
+      : { clientCertificate: await issueClientCertificate(await readClientCa(options.dataDir), { user: options.user, tenant: options.tenant, groups, tenantUid }) };
 
-  const base = (options.server ?? (await defaultServer(options.dataDir))).replace(/\/+$/, '');
+  const base = (options.server ?? admin.server ?? 'https://127.0.0.1:6443').replace(/\/+$/, '');
   const space = options.space ?? (options.tenant === SYSTEM_TENANT ? undefined : options.tenant);
   const server = space === undefined ? base : `${base}/tenants/${space}`;
   return renderKubeconfig({ server, caCert, userName: options.user, ...credential });
 }
 
-/** Appends a row with a fresh random token and uid; returns the token. */
-async function addTokenRow(tokenFile: string, user: string, groups: readonly string[], tenant: string): Promise<string> {
+/**
+ * The uid of the Tenant named `tenant`, asked of the server the admin kubeconfig points at (with
+ * its token and CA); undefined when the server answers 404.
+ */
+async function tenantUidFromServer(dataDir: string, tenant: string): Promise<string | undefined> {
+  const text = await readFileIfExists(adminKubeconfigPath(dataDir));
+  if (text === null) throw new Error(`no admin kubeconfig in ${dataDir}: start the server with this --data-dir first`);
+  const config = parseYaml(text) as { clusters?: Array<{ cluster?: { server?: string; 'certificate-authority-data'?: string } }>; users?: Array<{ user?: { token?: string } }> };
+  const cluster = config.clusters?.[0]?.cluster;
+  const token = config.users?.[0]?.user?.token;
+  if (!cluster?.server || !token) throw new Error(`${adminKubeconfigPath(dataDir)} names no server or token`);
+  const ca = cluster['certificate-authority-data'] ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8') : undefined;
+  const url = `${cluster.server.replace(/\/+$/, '')}/api/v1/tenants/${tenant}`;
+  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpsRequest(url, { ca, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, timeout: 10_000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', (err) => reject(new Error(`cannot ask ${cluster.server} whether tenant ${tenant} exists (is the server running?): ${err.message}`)));
+    req.end();
+  });
+  if (answer.status === 404) return undefined;
+  if (answer.status !== 200) throw new Error(`asking ${cluster.server} for tenant ${tenant}: ${answer.status} ${answer.body}`);
+  const uid = (JSON.parse(answer.body) as { metadata?: { uid?: string } }).metadata?.uid;
+  if (!uid) throw new Error(`tenant ${tenant} has no uid`);
+  return uid;
+}
+
+/** Appends a row with a fresh random token and uid, bound to the tenant's uid; returns the token. */
+async function addTokenRow(tokenFile: string, user: string, groups: readonly string[], tenant: string, tenantUid: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const existing = (await readFileIfExists(tokenFile)) ?? '';
-  const row = `${token},${user},${randomUUID()},"${groups.join(',')}",${tenant}\n`;
+  const row = `${token},${user},${randomUUID()},"${groups.join(',')}",${tenant},${tenantUid}\n`;
   await writeFileAtomic(tokenFile, existing + (existing === '' || existing.endsWith('\n') ? '' : '\n') + row, PRIVATE_MODE);
   return token;
 }

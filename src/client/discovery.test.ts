@@ -4,6 +4,7 @@
  * space's own resource across spaces is answered 404, and its discovery does not list it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { customResourceDefinition } from '../../e2e/harness/manifests.js';
 import { startInProcessServer, testUser, type InProcessServer } from '../testing/in-process-server.js';
 import { isNotFound } from './api-status.js';
 import { tenants } from './builtin-kinds.js';
@@ -21,17 +22,7 @@ describe('discovery per space', () => {
     admin = server.clientAs(testUser('admin', 'system', ['system:masters']));
     await admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't1' } });
     await vi.waitFor(async () => expect((await admin.resource(tenants).get('t1')).status?.phase).toBe('Active'), { timeout: 10_000, interval: 20 });
-    await admin.space('t1').resource(CRDS).create({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-      },
-    });
+    await admin.space('t1').resource(CRDS).create(customResourceDefinition('example.com', 'Widget', 'widgets'));
   });
   afterAll(() => server?.close());
 

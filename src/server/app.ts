@@ -5,14 +5,16 @@
  *   const app = buildApp({ store, authenticate, logger, buildInfo });
  *   const res = await app.inject({ url: '/readyz' }); // 'ok'
  */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Authenticator, TokenAuthenticator } from '../../authz/authenticate.js';
 import type { Authorizer } from '../../authz/authorize.js';
 import type { TenantExists } from '../../authz/resolve-tenant.js';
 import type { Store } from '../../storage/store.js';
 import { type BuildInfo, versionInfo } from './build-info.js';
-import { authenticateRequest } from './authenticate-request.js';
+import { authenticateRequest, type TenantUid } from './authenticate-request.js';
 import { healthRoutes } from './health-routes.js';
 import type { GenericStore } from '../../api/registry/generic-store.js';
 import type { WatchCaches } from '../../api/registry/watch-cache.js';
@@ -27,6 +29,27 @@ import { answerClientError, dropStalledBodies, trackRequestMethods, REQUEST_TIME
 import { statusErrorHandler, statusNotFoundHandler } from './status.js';
 import { statusFromError } from '../../api/status.js';
 import { versionRoutes } from './version-routes.js';
+import type { ApiMetrics } from './metrics.js';
+import { metricsRoutes, recordRequestMetrics } from './metrics-routes.js';
+import { recordAudit, type AuditRecorder } from './audit/audit-events.js';
+
+const AUDIT_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+function auditId(req: IncomingMessage): string {
+  const given = req.headers['audit-id'];
+  return typeof given === 'string' && AUDIT_ID.test(given) ? given : randomUUID();
+}
+
+/** Request log lines name who asked, in which space, for what: bound once per request, after authentication. */
+function bindRequestLog(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const kube = request.kube;
+  if (kube) {
+    const bindings = { user: kube.user.name, tenant: kube.tenant, verb: kube.info?.verb };
+    request.log = request.log.child(bindings);
+    reply.log = request.log;
+  }
+  done();
+}
 
 /** Kubernetes' limit on request bodies (3 MiB); larger bodies are 413 RequestEntityTooLarge. */
 export const BODY_LIMIT = 3 * 1024 * 1024;
@@ -44,6 +67,8 @@ export interface AppDeps {
   authorizer: Authorizer;
   /** Whether a tenant exists: credentials of a tenant that does not act nowhere. */
   tenantExists: TenantExists;
+  /** The live Tenant's uid, against which credentials bound to a tenant's incarnation are checked. */
+  tenantUid?: TenantUid;
   /** Authenticates bearer tokens alone, for TokenReviews. */
   reviewToken?: TokenAuthenticator;
   /**
@@ -55,6 +80,10 @@ export interface AppDeps {
   serviceAccountTokens?: ServiceAccountTokens;
   /** Which nodes run pods of which space (the control plane's), for a tenant's view of nodes. */
   nodeUsage?: NodeUsage;
+  /** Counts requests and serves `/metrics`; without it there is no `/metrics`. */
+  metrics?: ApiMetrics;
+  /** Writes audit events as the audit policy says; without it nothing is audited. */
+  audit?: AuditRecorder;
 }
 
 /** An HTTPS server in production; plain HTTP when built without `tls` (tests). */
@@ -70,6 +99,9 @@ export function buildApp(deps: AppDeps): KubeApp {
     // Errors raised before routing (e.g. a malformed URL) answer with a Status too.
     frameworkErrors: (err, request, reply) => sendStatus(request, reply, statusFromError(err)),
     rewriteUrl: rewriteRequestUrl,
+    // The request id is the audit ID: the client's `Audit-ID` when it sent a sane one, as
+    // kube-apiserver keeps it, else a new UUID. It names the request in the log lines too.
+    genReqId: auditId,
     // Bad framing, oversized headers and requests not received in time answer with a Status.
     clientErrorHandler: answerClientError,
     requestTimeout: REQUEST_TIMEOUT_MS,
@@ -105,11 +137,21 @@ export function buildApp(deps: AppDeps): KubeApp {
     return typeof payload === 'string' && reply.hasHeader('warning') ? Buffer.from(payload) : payload;
   });
   dropStalledBodies(app);
-  app.addHook('onRequest', authenticateRequest(deps.authenticate, deps.authorizer, deps.tenantExists));
+  app.addHook('onRequest', (request, reply, done) => {
+    // On the raw response, so streams written past Fastify (watches) carry it too.
+    reply.raw.setHeader('Audit-Id', request.id);
+    done();
+  });
+  if (deps.metrics) recordRequestMetrics(app, deps.metrics);
+  const audit = deps.audit ? recordAudit(app, deps.audit) : undefined;
+  app.addHook('onRequest', authenticateRequest(deps.authenticate, deps.authorizer, deps.tenantExists, deps.tenantUid));
+  audit?.afterAuthentication();
+  app.addHook('onRequest', bindRequestLog);
 
   app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });
   app.register(versionRoutes, { buildInfo: deps.buildInfo });
-  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, watchCaches: deps.watchCaches, authorizer: deps.authorizer, reviewToken: deps.reviewToken, serviceAccountTokens: deps.serviceAccountTokens, nodeUsage: deps.nodeUsage });
+  app.register(apiRoutes, { registry: deps.registry, generic: deps.generic, store: deps.store, watchCaches: deps.watchCaches, authorizer: deps.authorizer, reviewToken: deps.reviewToken, serviceAccountTokens: deps.serviceAccountTokens, nodeUsage: deps.nodeUsage, metrics: deps.metrics });
+  if (deps.metrics) app.register(metricsRoutes, { metrics: deps.metrics });
   app.register(openApiRoutes, { registry: deps.registry, kubeVersion: versionInfo(deps.buildInfo).gitVersion });
   return app;
 }

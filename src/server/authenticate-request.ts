@@ -9,14 +9,14 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Authenticator } from '../../authz/authenticate.js';
-import type { Authorizer } from '../../authz/authorize.js';
-import type { AccessAttributes } from '../../api/access.js';
+import { forbidden, type Authorizer } from '../../authz/authorize.js';
+import type { AccessAttributes, UserInfo } from '../../api/access.js';
 import { impersonate } from '../../authz/impersonate.js';
 import { resolveTenant, type TenantExists } from '../../authz/resolve-tenant.js';
 import { anonymousUser } from '../../authz/user.js';
 import { parseFieldSelector, pinnedValue } from '../../api/selection/field-selector.js';
 import { pathSegmentProblems } from '../../api/validation/path-segment.js';
-import { requestInfoOf } from './request-context.js';
+import { noteAccess, requestInfoOf, type AccessRecord } from './request-context.js';
 import { checkPathSegments, type RequestInfo } from './request-info.js';
 import { ApiError } from '../../api/status.js';
 
@@ -63,20 +63,43 @@ function attributesOf(info: RequestInfo, tenant: string, query: unknown): Access
   return { verb: info.verb, group: info.group, resource: info.resource, subresource: info.subresource, namespace: info.namespace, name, tenant };
 }
 
-export function authenticateRequest(authenticate: Authenticator, authorizer: Authorizer, tenantExists: TenantExists): onRequestAsyncHookHandler {
+/** The uid of the live Tenant of that name; undefined when there is none. */
+export type TenantUid = (name: string) => string | undefined;
+
+/**
+ * A credential bound to an incarnation of its tenant (it names the Tenant's uid) proves nothing
+ * once another Tenant of the same name lives: like a wrong credential (401). While no Tenant of
+ * that name exists it is let through, to be refused as every credential of a missing tenant is
+ * (403, the tenant gate).
+ */
+function ofLiveIncarnation(user: UserInfo | null, tenantUid: TenantUid | undefined, request: FastifyRequest): UserInfo | null {
+  if (user?.tenantUid === undefined || tenantUid === undefined || user.tenant === null) return user;
+  const live = tenantUid(user.tenant);
+  if (live === undefined || live === user.tenantUid) return user;
+  request.log.warn({ user: user.name, tenant: user.tenant, tenantUid: user.tenantUid }, 'credential refused: issued for an earlier incarnation of its tenant');
+  return null;
+}
+
+export function authenticateRequest(authenticate: Authenticator, authorizer: Authorizer, tenantExists: TenantExists, tenantUid?: TenantUid): onRequestAsyncHookHandler {
   return async (request: FastifyRequest) => {
-    const authenticated = await authenticate(request);
+    const authenticated = ofLiveIncarnation(await authenticate(request), tenantUid, request);
     const info = requestInfoOf(request.raw);
     if (isAnonymous(info) && (authenticated || !presentsCredentials(request))) {
       request.kube = { user: authenticated ?? anonymousUser(), info, tenant: '' };
       return;
     }
+    const record: AccessRecord = { authenticated };
+    noteAccess(request.raw, record);
     if (!authenticated) throw new ApiError(401, 'Unauthorized', 'Unauthorized');
     const user = impersonate(authenticated, request.raw.rawHeaders, authorizer);
+    record.user = user;
     const tenant = info ? resolveTenant(info, user, tenantExists) : '';
+    record.tenant = tenant;
     // A path that is no request at all is answered 404 by routing.
     if (info) {
-      authorizer.assertAuthorized(user, attributesOf(info, tenant, request.query));
+      const attrs = attributesOf(info, tenant, request.query);
+      record.decision = authorizer.authorize(user, attrs);
+      if (!record.decision.allowed) throw forbidden(user, attrs, record.decision.reason);
       const refusal = checkPathSegments(info);
       if (refusal) throw refusal;
     }

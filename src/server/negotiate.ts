@@ -97,6 +97,8 @@ function prettyFor(request: FastifyRequest, format: TextFormat): boolean {
  */
 export function sendFormatted(reply: FastifyReply, code: number, format: ResponseFormat, body: unknown): FastifyReply {
   reply.code(code);
+  // Kept (a reference, nothing copied) for the audit log's responseObject, whatever the format.
+  if (reply.request.kube) reply.request.kube.responseBody = body;
   const chosen = formatFor(format, typeMetaOf(body));
   if (chosen === 'protobuf') return reply.type(PROTOBUF_MEDIA_TYPE).send(encodeObject(body as TypedObject));
   if (chosen.kind === 'yaml') return sendText(reply, 'application/yaml', toYaml(body));
@@ -228,6 +230,13 @@ export async function decodeObjectBody(request: FastifyRequest, kind: string): P
  * and apiVersion, which the registry checks against the URL.
  */
 export async function decodeBody(request: FastifyRequest, kind?: string): Promise<unknown> {
+  const decoded = await decodeBodyOf(request, kind);
+  // Kept for the audit log's requestObject, whatever the body's format.
+  if (request.kube) request.kube.decodedBody = decoded;
+  return decoded;
+}
+
+async function decodeBodyOf(request: FastifyRequest, kind?: string): Promise<unknown> {
   const body = request.body;
   if (!Buffer.isBuffer(body) || body.length === 0) return null;
   const type = contentType(request);

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { UserInfo } from '../../api/access.js';
+import type { AccessDecision, UserInfo } from '../../api/access.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 
 export interface KubeRequestContext {
@@ -20,6 +20,33 @@ export interface KubeRequestContext {
   tenant: string;
   /** Keys a JSON or YAML body held twice (`metadata.name`), which parsing alone would silently merge; set by `decodeBody`. */
   duplicateFields?: string[];
+  /** The body as decoded (JSON, YAML or protobuf), set by `decodeBody`. */
+  decodedBody?: unknown;
+  /** The object answered, before encoding, set by `sendFormatted`. */
+  responseBody?: unknown;
+}
+
+/**
+ * What authentication and authorization found out about a request, kept even when they refuse it
+ * (then `request.kube` stays null): the audit log records who was refused, and why.
+ */
+export interface AccessRecord {
+  /** Who the credentials prove (null: none proved). */
+  authenticated: UserInfo | null;
+  /** Who the request acts as: the impersonated user, else `authenticated`. */
+  user?: UserInfo;
+  tenant?: string;
+  decision?: AccessDecision;
+}
+
+const accessRecords = new WeakMap<IncomingMessage, AccessRecord>();
+
+export function noteAccess(req: IncomingMessage, record: AccessRecord): void {
+  accessRecords.set(req, record);
+}
+
+export function accessRecordOf(req: IncomingMessage): AccessRecord | undefined {
+  return accessRecords.get(req);
 }
 
 /** Request info parsed while rewriting the URL, waiting for `onRequest` to pick it up. */

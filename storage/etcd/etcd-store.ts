@@ -32,6 +32,8 @@ import {
   type IRangeResponse,
   type IResponseOp,
 } from 'etcd3';
+import { readFile } from 'node:fs/promises';
+import { rootCertificates } from 'node:tls';
 import { decodeContinue, encodeContinue } from '../continue-token.js';
 import { StorageError } from '../errors.js';
 import type {
@@ -49,9 +51,32 @@ import { isCompactedError, isFutureRevisionError, isResponseTooLargeError, toSto
 import { EtcdWatch, type EtcdWatchDeps } from './etcd-watch.js';
 import { Keyspace } from './keyspace.js';
 
+/** PEM files for TLS to etcd; any may be absent (a client certificate needs both cert and key). */
+export interface EtcdTlsFiles {
+  /** The CA that signed etcd's serving certificate; default: the system's roots. */
+  caFile?: string;
+  /** A client certificate, for an etcd started with `--client-cert-auth`. */
+  certFile?: string;
+  keyFile?: string;
+}
+
 export interface EtcdStoreOptions {
-  /** A root put in front of every key, e.g. a unique one per test run; empty in production. */
+  /**
+   * A root put in front of every key (`--etcd-prefix`, a unique one per test run); empty by default.
+   * Several servers (or test runs) share one etcd under different prefixes without seeing each other.
+   */
   prefix?: string;
+  tls?: EtcdTlsFiles;
+}
+
+/** etcd3's credentials from the PEM files; undefined without TLS files (plain `http://` endpoints). */
+async function etcdCredentials(tls: EtcdTlsFiles | undefined): Promise<IOptions['credentials']> {
+  // Without files, etcd3 still speaks TLS (with the system's roots) to `https://` endpoints.
+  if (tls === undefined || (tls.caFile === undefined && tls.certFile === undefined && tls.keyFile === undefined)) return undefined;
+  if ((tls.certFile === undefined) !== (tls.keyFile === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
+  const read = (file: string | undefined) => (file === undefined ? undefined : readFile(file));
+  const [rootCertificate, certChain, privateKey] = await Promise.all([read(tls.caFile), read(tls.certFile), read(tls.keyFile)]);
+  return { rootCertificate: rootCertificate ?? Buffer.from(rootCertificates.join('\n')), certChain, privateKey };
 }
 
 /** etcd3's default receive limit (4 MiB) fails large ranges; pages stay far below this one. */
@@ -83,6 +108,7 @@ const RUN_ONCE: FaultPolicy = {
 export async function openEtcdStore(endpoints: readonly string[], opts: EtcdStoreOptions = {}): Promise<Store> {
   const client = new Etcd3({
     hosts: [...endpoints],
+    credentials: await etcdCredentials(opts.tls),
     grpcOptions: {
       'grpc.max_receive_message_length': MAX_RECEIVE_BYTES,
       // Notice a dead connection under a quiet watch (etcd allows pings every 5 s or more).

@@ -83,9 +83,10 @@ describe('kubernetes-service controller', () => {
     const t2Service = (await read(defs.services, at('t2')))!;
     const t2Endpoints = (await read(defs.endpoints, at('t2')))!;
     const first = (await read(defs.services, at('t1')))!;
+    // Endpoints changed before the Service goes: the endpoints controller deletes a deleted Service's Endpoints, as kube's does.
+    await plane.generic.mutate(defs.endpoints, at('t1'), (ep) => ({ ...ep, subsets: [{ addresses: [{ ip: '192.0.2.99' }], ports: [{ name: 'https', port: 1 }] }] }));
     await plane.generic.delete(defs.services, at('t1'));
     await plane.generic.delete(defs.endpointslices, at('t1'));
-    await plane.generic.mutate(defs.endpoints, at('t1'), (ep) => ({ ...ep, subsets: [{ addresses: [{ ip: '192.0.2.99' }], ports: [{ name: 'https', port: 1 }] }] }));
     await eventually(async () => expect((await read(defs.services, at('t1')))?.metadata.uid).not.toBe(first.metadata.uid));
     await expectDefaults('t1');
 

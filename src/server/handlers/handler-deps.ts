@@ -10,6 +10,7 @@ import type { Authorizer } from '../../../authz/authorize.js';
 import type { ServiceAccountTokens } from '../../../authz/service-account-token.js';
 import type { Store } from '../../../storage/store.js';
 import type { NodeUsage } from './above-spaces.js';
+import type { ApiMetrics } from '../metrics.js';
 
 /** Open watch streams, so the server can end them when it closes. */
 export type WatchStreams = Set<{ close(): void }>;
@@ -26,6 +27,8 @@ export interface ApiRoutesOptions {
   serviceAccountTokens?: ServiceAccountTokens;
   /** Which nodes run pods of which space, for what a tenant sees of nodes; without it a tenant sees none. */
   nodeUsage?: NodeUsage;
+  /** Counts watchers and the events they are sent; without it nothing is counted. */
+  metrics?: Pick<ApiMetrics, 'watchStarted'>;
 }
 
 export interface HandlerDeps extends ApiRoutesOptions {

@@ -48,11 +48,13 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   const raw = reply.raw;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  const counted = deps.metrics?.watchStarted(req.def);
   const stream = {
     close: (): void => {
       if (closed) return;
       closed = true;
       if (timer) clearTimeout(timer);
+      counted?.stopped();
       active?.stop();
       deps.watches.delete(stream);
       if (!raw.writableEnded) raw.end();
@@ -62,26 +64,34 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   let tenant = req.tenant;
   if (seesSharedDefaults(req)) ({ tenant, fieldMatch } = sharedDefaultsWatch(req, fieldMatch));
   if (seesPartAboveSpaces(req)) fieldMatch = narrowedToSpace(req, deps.nodeUsage, fieldMatch);
-  const active = await deps.watchCaches.startWatch(
-    req.def,
-    { tenant, namespace: req.namespace },
-    {
-      labelSelector: labelSelectorParam(query),
-      fieldMatch,
-      resourceVersion: param(query, 'resourceVersion'),
-      resourceVersionMatch: param(query, 'resourceVersionMatch'),
-      sendInitialEvents: boolParam(query, 'sendInitialEvents'),
-      allowWatchBookmarks: boolParam(query, 'allowWatchBookmarks') ?? false,
-    },
-    {
-      send: (event) => {
-        if (closed) return;
-        if (!raw.headersSent) startStream();
-        raw.write(encode(event));
+  const active = await deps.watchCaches
+    .startWatch(
+      req.def,
+      { tenant, namespace: req.namespace },
+      {
+        labelSelector: labelSelectorParam(query),
+        fieldMatch,
+        resourceVersion: param(query, 'resourceVersion'),
+        resourceVersionMatch: param(query, 'resourceVersionMatch'),
+        sendInitialEvents: boolParam(query, 'sendInitialEvents'),
+        allowWatchBookmarks: boolParam(query, 'allowWatchBookmarks') ?? false,
       },
-      end: () => stream.close(),
-    },
-  );
+      {
+        send: (event) => {
+          if (closed) return;
+          if (!raw.headersSent) startStream();
+          raw.write(encode(event));
+          counted?.eventSent();
+        },
+        end: () => stream.close(),
+      },
+    )
+    .catch((err: unknown) => {
+      // Refused before anything was sent: the watcher never registered.
+      closed = true;
+      counted?.stopped();
+      throw err;
+    });
 
   function startStream(): void {
     const warning = reply.getHeader('warning');
