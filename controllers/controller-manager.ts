@@ -70,7 +70,7 @@ export interface ControllerManagerOptions {
   eventRecorderFor?(user: string, client: KubeClient): EventRecorder;
   /** The time the time-driven controllers (cronjob, TTL, job deadlines) read (tests); default: the system clock. */
   clock?: Clock;
-  /** The first delay before a failed Job pod is replaced (doubling up to kube's 6 minutes; default 10 s, tests shorten it). */
+  /** The first delay before a failed Job pod is replaced (doubling up to kube's MaxJobPodFailureBackOff, 10 minutes; default 10 s, tests shorten it). */
   jobBackoffBaseMs?: number;
   /** Runs the garbage collector (default), as kube-controller-manager's `--enable-garbage-collector`. */
   enableGarbageCollector?: boolean;

@@ -127,6 +127,14 @@ describe.each(backendCases(kubectlPath !== undefined))('batch workloads on the $
       const table = parseTable(ok(await k('t1', ['get', 'jobs'])));
       expect(table.row('pi')).toMatchObject({ STATUS: 'Complete', COMPLETIONS: '1/1' });
       expect(await jsonpath('t1', ['job', 'pi'], '{.status.succeeded} {.status.conditions[?(@.type=="Complete")].reason}')).toBe('1 CompletionsReached');
+      // The controller's events, as kube words them, in t1 only.
+      const events = (tenant: string) =>
+        jsonpath(tenant, ['events', '--field-selector', 'involvedObject.kind=Job,involvedObject.name=pi'], '{range .items[*]}{.reason}: {.message}{"\\n"}{end}');
+      await eventually('the job’s events', async () => {
+        const seen = await events('t1');
+        return seen.includes(`SuccessfulCreate: Created pod: ${pod}\n`) && seen.includes('Completed: Job completed\n');
+      });
+      expect(await events('t2')).not.toContain(pod);
       // t2's job of the same name waits on its own pod.
       const t2 = parseTable(ok(await k('t2', ['get', 'jobs'])));
       expect(t2.row('pi')).toMatchObject({ STATUS: 'Running', COMPLETIONS: '0/1' });
@@ -150,6 +158,11 @@ describe.each(backendCases(kubectlPath !== undefined))('batch workloads on the $
       ok(await k('t2', ['wait', '--for=condition=failed', 'job/flaky', '--timeout=30s']));
       expect(await jsonpath('t2', ['job', 'flaky'], '{.status.failed} {.status.conditions[?(@.type=="Failed")].reason}')).toBe('2 BackoffLimitExceeded');
       expect(parseTable(ok(await k('t2', ['get', 'job', 'flaky']))).row('flaky')).toMatchObject({ STATUS: 'Failed', COMPLETIONS: '0/1' });
+      await eventually('the BackoffLimitExceeded warning', async () =>
+        (await jsonpath('t2', ['events', '--field-selector', 'involvedObject.name=flaky,type=Warning'], '{range .items[*]}{.reason}: {.message}{"\\n"}{end}')).includes(
+          'BackoffLimitExceeded: Job has reached the specified backoff limit\n',
+        ),
+      );
     });
 
     it('an Indexed job runs one pod per index and completes 3/3', async () => {
@@ -171,6 +184,8 @@ describe.each(backendCases(kubectlPath !== undefined))('batch workloads on the $
         await setPhase('t1', `web-${i}`, 'Running');
       }
       await eventually('READY 3/3', async () => parseTable(ok(await k('t1', ['get', 'statefulset', 'web']))).row('web').READY === '3/3');
+      const stsEvents = await jsonpath('t1', ['events', '--field-selector', 'involvedObject.kind=StatefulSet,involvedObject.name=web'], '{range .items[*]}{.message}{"\\n"}{end}');
+      for (const i of [0, 1, 2]) expect(stsEvents).toContain(`create Pod web-${i} in StatefulSet web successful`);
       // t2's web waits on its own web-0, which nobody made ready.
       expect(await podNames('t2', 'app=web')).toEqual(['web-0']);
       expect(parseTable(ok(await k('t2', ['get', 'sts', 'web']))).row('web').READY).toBe('0/3');
@@ -224,6 +239,64 @@ describe.each(backendCases(kubectlPath !== undefined))('batch workloads on the $
 
     it('the controllers logged no failure', () => {
       expect(cluster.server.output()).not.toMatch(/"controller":"(job|cronjob|statefulset|daemonset|ttl-after-finished)"/);
+    });
+  });
+});
+
+/**
+ * The same workloads with nothing simulated by hand: `serve --simulate-nodes 2` places, runs and
+ * finishes the pods (the scheduler binds them, the simulator makes them Running and Ready and
+ * ends run-to-completion containers with exit code 0), so a Job completes, a StatefulSet rolls out
+ * in order and a system DaemonSet runs one ready pod on each simulated node.
+ */
+describe.each(backendCases(kubectlPath !== undefined))('batch workloads on simulated nodes, $backend backend', ({ backend, skip }) => {
+  describe.skipIf(skip)('serve --simulate-nodes 2', () => {
+    let cluster: TestCluster;
+    let kubectl: Kubectl;
+    let alice: UserCredentials;
+    const k = (args: string[], stdin?: string) => kubectl.run(args, { version: '1.33', kubeconfig: alice.kubeconfig, stdin });
+
+    beforeAll(async () => {
+      cluster = await startCluster(backend, { extraArgs: ['--simulate-nodes', '2', '--simulate-pod-runtime', '1s'] });
+      await createTenants(cluster, 't1');
+      kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
+      alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
+      await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
+    });
+
+    afterAll(async () => {
+      alice?.api.close();
+      await kubectl?.cleanup();
+      await cluster?.cleanup();
+    });
+
+    it('a Job completes by itself: Complete 1/1', async () => {
+      ok(await k(['create', 'job', 'pi', '--image=perl:5.34', '--', 'perl', '-e', 'print 1']));
+      ok(await k(['wait', '--for=condition=complete', 'job/pi', '--timeout=60s']));
+      expect(parseTable(ok(await k(['get', 'jobs']))).row('pi')).toMatchObject({ STATUS: 'Complete', COMPLETIONS: '1/1' });
+    });
+
+    it('a StatefulSet rolls out in order: kubectl rollout status completes', async () => {
+      ok(await k(['create', '-f', '-'], statefulSet));
+      ok(await k(['rollout', 'status', 'statefulset/web', '--timeout=90s']));
+      expect(parseTable(ok(await k(['get', 'statefulset', 'web']))).row('web').READY).toBe('3/3');
+      const created = ok(await k(['get', 'pods', '-l', 'app=web', '--sort-by=.metadata.creationTimestamp', '-o', 'jsonpath={.items[*].metadata.name}']));
+      expect(created).toBe('web-0 web-1 web-2');
+    });
+
+    it('a system DaemonSet runs one ready pod on each simulated node', async () => {
+      ok(await kubectl.run(['create', '-f', '-'], { stdin: daemonSet('kube-system') }));
+      await eventually(
+        'DESIRED 2, READY 2',
+        async () => {
+          const row = parseTable(ok(await kubectl.run(['get', 'daemonset', 'agent', '-n', 'kube-system']))).row('agent');
+          return row.DESIRED === '2' && row.READY === '2' && row['UP-TO-DATE'] === '2';
+        },
+        60_000,
+      );
+      const nodes = ok(await kubectl.run(['get', 'pods', '-n', 'kube-system', '-l', 'app=agent', '-o', 'jsonpath={.items[*].spec.nodeName}']));
+      expect(nodes.split(' ').sort()).toHaveLength(2);
+      expect(new Set(nodes.split(' ')).size).toBe(2);
     });
   });
 });

@@ -64,28 +64,30 @@ describe.each(backendCases())('workload controller leaks on the $backend backend
       await cluster?.cleanup();
     });
 
-    it("a t2 pod forging t1's job uid and labels, succeeded, is never counted by t1's job", async () => {
+    it("t2 pods forging t1's job uid or copying its selector labels are never counted by t1's job", async () => {
       const uid = t1Job.metadata.uid;
-      const forged = {
+      const labels = { 'batch.kubernetes.io/controller-uid': uid, 'controller-uid': uid, 'job-name': 'pi', 'batch.kubernetes.io/job-name': 'pi' };
+      // An owner reference naming t1's job: t2's garbage collector finds no such owner in t2 and collects the pod.
+      await post(bob, `${base}/pods`, {
         apiVersion: 'v1',
         kind: 'Pod',
-        metadata: {
-          name: 'forged',
-          labels: { 'batch.kubernetes.io/controller-uid': uid, 'controller-uid': uid, 'job-name': 'pi', 'batch.kubernetes.io/job-name': 'pi' },
-          ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid, controller: true }],
-        },
+        metadata: { name: 'forged', labels, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid, controller: true }] },
         spec: { restartPolicy: 'Never', containers: [container] },
-      };
-      await post(bob, `${base}/pods`, forged);
-      const patched = await bob.api.request('PATCH', `${base}/pods/forged/status`, { body: JSON.stringify({ status: { phase: 'Succeeded' } }), headers: { 'Content-Type': 'application/merge-patch+json' } });
+      });
+      // The selector's labels without a reference, finished: nothing in t2 selects it, and t1's job never sees it.
+      await post(bob, `${base}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'copycat', labels }, spec: { restartPolicy: 'Never', containers: [container] } });
+      const patched = await bob.api.request('PATCH', `${base}/pods/copycat/status`, { body: JSON.stringify({ status: { phase: 'Succeeded' } }), headers: { 'Content-Type': 'application/merge-patch+json' } });
       expect(patched.status, patched.body).toBe(200);
-      await new Promise((r) => setTimeout(r, 1_500));
+      await eventually('t2 to collect the pod with a dangling owner', async () => (await bob.api.request('GET', `${base}/pods/forged`)).status === 404);
+      await new Promise((r) => setTimeout(r, 1_000));
       const j = await get(alice, `${batch}/jobs/pi`);
       expect(j.status).toMatchObject({ active: 1 });
       expect(j.status?.succeeded ?? 0).toBe(0);
       expect(j.status?.conditions).toBeUndefined();
-      // t1 sees only its own pod.
-      expect((await get(alice, `${base}/pods?labelSelector=job-name%3Dpi`)).items.map((p) => p.metadata.name)).not.toContain('forged');
+      const t1Pods = (await get(alice, `${base}/pods?labelSelector=job-name%3Dpi`)).items.map((p) => p.metadata.name);
+      expect(t1Pods).toHaveLength(1);
+      expect(t1Pods).not.toContain('copycat');
+      expect((await get(bob, `${base}/pods/copycat`)).metadata.ownerReferences).toBeUndefined();
     });
 
     it("a t2 job forging t1's cron job as owner never joins its active list", async () => {
@@ -103,7 +105,7 @@ describe.each(backendCases())('workload controller leaks on the $backend backend
       expect(s.status).toMatchObject({ replicas: 1 });
       const theirs = await get(bob, `${base}/pods/web-1`);
       expect(theirs.metadata.ownerReferences).toBeUndefined();
-      expect((await get(bob, `${base}/pods`)).items.map((p) => p.metadata.name).sort()).toEqual(['forged', 'web-1']);
+      expect((await get(bob, `${base}/pods`)).items.map((p) => p.metadata.name).sort()).toEqual(['copycat', 'web-1']);
     });
 
     it('a tenant cannot create a DaemonSet, and sees no daemon pods of the system', async () => {
