@@ -13,10 +13,11 @@ import type { Node } from '../../api/kinds/core/node.js';
 import { pods as podKind } from '../../api/kinds/core/pod.js';
 import type { Pod } from '../../api/kinds/core/types.js';
 import { SYSTEM_TENANT } from '../../api/spaces.js';
-import { isAlreadyExists, isConflict, isNotFound } from '../../src/client/api-status.js';
+import { isConflict, isNotFound } from '../../src/client/api-status.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
 import { keyOf, type ObjectKey } from '../../src/client/object-key.js';
 import { realClock, type Clock } from '../runtime/clock.js';
+import { pruneRevisions, saveRevisions } from '../runtime/controller-history.js';
 import { Controller, done, requeue, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { EventRecorder } from '../runtime/event-recorder.js';
 import { Expectations } from '../runtime/expectations.js';
@@ -63,12 +64,7 @@ export function daemonSetController(deps: DaemonSetControllerDeps): Controller {
     const revisionClient = scope.resource(controllerRevisions);
     const podClient = scope.resource(podKind);
     try {
-      if (plan.createRevision) {
-        await revisionClient.create(plan.createRevision).catch((err) => {
-          if (!isAlreadyExists(err)) throw err;
-        });
-      }
-      if (plan.renumberRevision) await revisionClient.update(plan.renumberRevision);
+      await saveRevisions(revisionClient, plan);
       if (plan.deletePods.length > 0) {
         expectations.expect(key, { deletes: plan.deletePods.length });
         for (const pod of plan.deletePods) {
@@ -95,11 +91,7 @@ export function daemonSetController(deps: DaemonSetControllerDeps): Controller {
         }
       }
       if (plan.status) await scope.resource(daemonSets).updateStatus({ ...set, status: plan.status });
-      for (const revision of plan.deleteRevisions) {
-        await revisionClient.delete(revision.metadata.name!, { preconditions: { uid: revision.metadata.uid } }).catch((err) => {
-          if (!isNotFound(err) && !isConflict(err)) throw err;
-        });
-      }
+      await pruneRevisions(revisionClient, plan);
     } catch (err) {
       if (isConflict(err)) return requeue;
       if (isNotFound(err)) return done;

@@ -6,19 +6,9 @@
  * network unavailable with host networking). An untolerated NoSchedule taint keeps new pods off
  * but lets a running one stay; NoExecute evicts.
  */
-import type { Node, Taint } from '../../api/kinds/core/node.js';
-import type { PodSpec, Toleration } from '../../api/kinds/core/types.js';
-
-interface NodeSelectorRequirement {
-  key?: string;
-  operator?: string;
-  values?: string[];
-}
-
-interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
-}
+import type { Node } from '../../api/kinds/core/node.js';
+import type { Pod, PodSpec, Toleration } from '../../api/kinds/core/types.js';
+import { matchesNodeSelectorAndAffinity, toleratesTaint, type NodeSelectorTerm } from '../scheduler/filters.js';
 
 export function daemonTolerations(spec: PodSpec | undefined): Toleration[] {
   const added: Toleration[] = [
@@ -37,54 +27,6 @@ export function daemonTolerations(spec: PodSpec | undefined): Toleration[] {
   return existing;
 }
 
-export function tolerates(toleration: Toleration, taint: Taint): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (toleration.key && toleration.key !== taint.key) return false;
-  const operator = toleration.operator || 'Equal';
-  if (operator === 'Exists') return true;
-  return operator === 'Equal' && (toleration.value ?? '') === (taint.value ?? '');
-}
-
-function requirementMatches(req: NodeSelectorRequirement, value: string | undefined): boolean {
-  const values = req.values ?? [];
-  switch (req.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (value === undefined || !/^-?\d+$/.test(value) || values.length !== 1) return false;
-      return req.operator === 'Gt' ? Number(value) > Number(values[0]) : Number(value) < Number(values[0]);
-    }
-    default:
-      return false;
-  }
-}
-
-function termMatches(term: NodeSelectorTerm, node: Node): boolean {
-  const expressions = term.matchExpressions ?? [];
-  const fields = term.matchFields ?? [];
-  if (expressions.length === 0 && fields.length === 0) return false;
-  return (
-    expressions.every((r) => requirementMatches(r, node.metadata.labels?.[r.key ?? ''])) &&
-    fields.every((r) => requirementMatches(r, r.key === 'metadata.name' ? node.metadata.name : undefined))
-  );
-}
-
-/** nodeSelector and the required node affinity (terms are OR-ed). */
-export function fitsNodeAffinity(spec: PodSpec | undefined, node: Node): boolean {
-  for (const [key, value] of Object.entries(spec?.nodeSelector ?? {})) if (node.metadata.labels?.[key] !== value) return false;
-  const required = (spec?.affinity as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTerm[] } } } | undefined)?.nodeAffinity
-    ?.requiredDuringSchedulingIgnoredDuringExecution;
-  if (!required) return true;
-  return (required.nodeSelectorTerms ?? []).some((term) => termMatches(term, node));
-}
-
 export interface Eligibility {
   /** A new daemon pod should be made here. */
   shouldRun: boolean;
@@ -94,9 +36,10 @@ export interface Eligibility {
 
 export function nodeShouldRunDaemonPod(template: PodSpec | undefined, node: Node): Eligibility {
   const fitsName = !template?.nodeName || template.nodeName === node.metadata.name;
-  if (!fitsName || !fitsNodeAffinity(template, node)) return { shouldRun: false, shouldContinueRunning: false };
+  // The scheduler's own node selector and affinity match, on the template.
+  if (!fitsName || !matchesNodeSelectorAndAffinity({ spec: template } as Pod, node)) return { shouldRun: false, shouldContinueRunning: false };
   const tolerations = daemonTolerations(template);
-  const untolerated = (node.spec?.taints ?? []).filter((taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerations.some((t) => tolerates(t, taint)));
+  const untolerated = (node.spec?.taints ?? []).filter((taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !toleratesTaint(tolerations, taint));
   return {
     shouldRun: untolerated.length === 0,
     shouldContinueRunning: !untolerated.some((t) => t.effect === 'NoExecute'),

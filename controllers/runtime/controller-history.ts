@@ -13,6 +13,8 @@ import type { ControllerRevision } from '../../api/kinds/apps/controllerrevision
 import type { PodTemplateSpec } from '../../api/kinds/core/types.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import { semanticEqual } from '../../api/validation/equality.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../../src/client/api-status.js';
+import type { ResourceClient } from '../../src/client/resource-client.js';
 import { newControllerRef } from './owner-references.js';
 
 /** kube's `rand.SafeEncodeString` alphabet: no vowels, no look-alikes. */
@@ -106,4 +108,30 @@ export function hashOfRevisionName(owner: KubeObject, revisionName: string): str
 /** Revisions in creation order (revision number, then name). */
 export function sortRevisions(revisions: ControllerRevision[]): ControllerRevision[] {
   return [...revisions].sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+}
+
+/** The revision changes a sync planned: DaemonSets and StatefulSets keep their history alike. */
+export interface RevisionChanges {
+  createRevision?: ControllerRevision;
+  renumberRevision?: ControllerRevision;
+  deleteRevisions: ControllerRevision[];
+}
+
+/** Writes the plan's new revision (one made by an earlier try is fine) and the revision a rollback renumbered. */
+export async function saveRevisions(revisions: ResourceClient<ControllerRevision>, plan: RevisionChanges): Promise<void> {
+  if (plan.createRevision) {
+    await revisions.create(plan.createRevision).catch((err: unknown) => {
+      if (!isAlreadyExists(err)) throw err;
+    });
+  }
+  if (plan.renumberRevision) await revisions.update(plan.renumberRevision);
+}
+
+/** Deletes the revisions past the history limit, each only as seen (its uid); one gone or replaced meanwhile is fine. */
+export async function pruneRevisions(revisions: ResourceClient<ControllerRevision>, plan: RevisionChanges): Promise<void> {
+  for (const revision of plan.deleteRevisions) {
+    await revisions.delete(revision.metadata.name!, { preconditions: { uid: revision.metadata.uid } }).catch((err: unknown) => {
+      if (!isNotFound(err) && !isConflict(err)) throw err;
+    });
+  }
 }

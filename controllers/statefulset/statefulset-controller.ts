@@ -16,6 +16,7 @@ import { isAlreadyExists, isConflict, isNotFound } from '../../src/client/api-st
 import type { KubeClient } from '../../src/client/kube-client.js';
 import type { ObjectKey } from '../../src/client/object-key.js';
 import { realClock, type Clock } from '../runtime/clock.js';
+import { pruneRevisions, saveRevisions } from '../runtime/controller-history.js';
 import { Controller, done, requeue, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { EventRecorder } from '../runtime/event-recorder.js';
 import type { Informer } from '../runtime/informer.js';
@@ -61,12 +62,7 @@ export function statefulSetController(deps: StatefulSetControllerDeps): Controll
       deps.events.record({ regarding, related: pod, type: 'Normal', reason: `Successful${verb}`, action: verb, note: `${verb.toLowerCase()} Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful` });
 
     try {
-      if (plan.createRevision) {
-        await revisionClient.create(plan.createRevision).catch((err) => {
-          if (!isAlreadyExists(err)) throw err;
-        });
-      }
-      if (plan.renumberRevision) await revisionClient.update(plan.renumberRevision);
+      await saveRevisions(revisionClient, plan);
       for (const claim of plan.createClaims) {
         try {
           await claimClient.create(claim);
@@ -100,11 +96,7 @@ export function statefulSetController(deps: StatefulSetControllerDeps): Controll
         }
       }
       if (plan.status) await scope.resource(statefulSets).updateStatus({ ...set, status: plan.status });
-      for (const revision of plan.deleteRevisions) {
-        await revisionClient.delete(revision.metadata.name!, { preconditions: { uid: revision.metadata.uid } }).catch((err) => {
-          if (!isNotFound(err) && !isConflict(err)) throw err;
-        });
-      }
+      await pruneRevisions(revisionClient, plan);
     } catch (err) {
       if (isConflict(err)) return requeue;
       if (isNotFound(err)) return done;
