@@ -349,6 +349,15 @@ describe.each(backendCases())('malformed requests on the $backend backend', ({ b
       await cluster.api.request('PATCH', `/apis/apps/v1/namespaces/${ns}/deployments/web`, { body: '{"metadata":{"labels":{"touched":"yes"}}}', headers: { 'content-type': 'application/merge-patch+json' } });
       const list = (await cluster.api.request('GET', `/api/v1/namespaces/${ns}/configmaps?limit=1`)).json<{ metadata: { continue: string } }>();
       fixtures = { ns, staleRv: before.metadata.resourceVersion, continueToken: list.metadata.continue };
+      // The controllers act on the fixtures (the deployment's ReplicaSet and pods, the scheduler's
+      // events, the budget's status): each row's "nothing stored" check starts once they are done.
+      let last = '';
+      for (let quiet = 0, tries = 0; quiet < 4 && tries < 120; tries += 1) {
+        const now = await revision();
+        quiet = now === last ? quiet + 1 : 0;
+        last = now;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
     });
     afterAll(() => cluster?.cleanup());
 
