@@ -67,7 +67,10 @@ export class Authorizer {
 
   authorize(user: UserInfo, attrs: AccessAttributes): AccessDecision {
     const system = user.tenant === SYSTEM_TENANT;
-    if (!system && this.isAboveSpaces(attrs)) return { allowed: false, denied: true, reason: 'only users of the system tenant reach objects above the spaces' };
+    if (!system && this.isAboveSpaces(attrs)) {
+      // A path is refused as RBAC refuses one (kube's exact text, no reason); objects say why.
+      return { allowed: false, denied: true, reason: attrs.path !== undefined ? '' : 'only users of the system tenant reach objects above the spaces' };
+    }
     if (!system && attrs.tenant !== user.tenant) return { allowed: false, denied: true, reason: "access is limited to the user's own tenant" };
     if (attrs.tenant !== SYSTEM_TENANT && this.changesSharedDefault(attrs)) {
       return { allowed: false, denied: true, reason: `${attrs.resource} "${attrs.name}" is provided by the system and read-only in every space` };
