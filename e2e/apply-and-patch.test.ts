@@ -11,6 +11,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './harness/spaces.js';
 import { stringify } from 'yaml';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlResult, type KubectlVersion } from './harness/kubectl.js';
@@ -148,11 +149,20 @@ describe.each(backendCases(kubectlPath !== undefined))('apply and patch on the $
       const live = async (ns: string, name = 'web'): Promise<Deployment> => JSON.parse(ok(await k(['get', 'deployment', name, '-n', ns, '-o', 'json']))) as Deployment;
       const container = (d: Deployment, name: string) => d.spec.template.spec.containers.find((c) => c.name === name);
       /** A namespace holding the deployment of manifestV1, applied. */
+      /** Until the deployment controller has seen the latest generation (its writes would change resourceVersion meanwhile). */
+      const settled = (ns: string) =>
+        eventually('the deployment controller to observe the deployment', async () => {
+          const d = (await live(ns)) as Deployment & { metadata: { generation?: number }; status?: { observedGeneration?: number } };
+          return d.status?.observedGeneration === d.metadata.generation;
+        });
       const applied = async (prefix: string): Promise<string> => {
         const ns = await cluster.newNamespace(prefix);
         expect(ok(await k(['apply', '-f', '-'], { stdin: yaml(manifestV1(ns)) }))).toBe('deployment.apps/web created\n');
+        await settled(ns);
         return ns;
       };
+      /** Annotations but the deployment controller's own (`deployment.kubernetes.io/revision`). */
+      const userAnnotations = (d: Deployment) => Object.keys(d.metadata.annotations ?? {}).filter((key) => !key.startsWith('deployment.kubernetes.io/'));
 
       beforeAll(async () => {
         kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
@@ -179,7 +189,7 @@ describe.each(backendCases(kubectlPath !== undefined))('apply and patch on the $
         const edited = await live(ns);
         expect(edited.spec).toEqual(liveSpecV2());
         expect(edited.metadata.labels).toEqual({ app: 'web' });
-        expect(Object.keys(edited.metadata.annotations ?? {})).toEqual([LAST_APPLIED]);
+        expect(userAnnotations(edited)).toEqual([LAST_APPLIED]);
         expect(JSON.stringify(edited)).not.toContain('$setElementOrder');
         expect(ok(await k(['apply', '-f', '-'], { stdin: yaml(manifestV2(ns)) }))).toBe('deployment.apps/web unchanged\n');
 

@@ -99,7 +99,9 @@ describe.each(backendCases(kubectlPath !== undefined))('pods, nodes and APIServi
     describe('the binding subresource', () => {
       it('places a pod on a node once, marking it scheduled, and refuses a second placement', async () => {
         const ns = await cluster.newNamespace('bind');
-        await cluster.create(pod(ns, 'p'));
+        // Another scheduler's pod: the scheduler does not bind it first.
+        const p = pod(ns, 'p');
+        await cluster.create({ ...p, spec: { ...(p['spec'] as object), schedulerName: 'e2e-manual' } });
         const first = await bind(ns, 'p', 'node-a');
         expect(first.status, first.body).toBe(201);
         expect(first.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
@@ -112,7 +114,9 @@ describe.each(backendCases(kubectlPath !== undefined))('pods, nodes and APIServi
 
       it('answers 400 when the body names another pod', async () => {
         const ns = await cluster.newNamespace('bind');
-        await cluster.create(pod(ns, 'p'));
+        // Another scheduler's pod: the scheduler does not bind it first.
+        const p = pod(ns, 'p');
+        await cluster.create({ ...p, spec: { ...(p['spec'] as object), schedulerName: 'e2e-manual' } });
         const res = await cluster.api.request('POST', podPath(ns, 'p', 'binding'), { json: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'other' }, target: { name: 'n' } } });
         expect(res.status).toBe(400);
         expect(res.json()).toMatchObject({ message: 'name in URL does not match name in Binding object' });
