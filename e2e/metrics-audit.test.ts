@@ -69,7 +69,9 @@ describe.each(backendCases(kubectlPath !== undefined))('metrics on the $backend 
 
     async function auditEvents(): Promise<AuditEvent[]> {
       const text = await readFile(join(auditDir, 'audit.log'), 'utf8').catch(() => '');
-      return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as AuditEvent);
+      // The server may be mid-append: only lines ended by their newline are whole.
+      const lines = text.split('\n').slice(0, -1);
+      return lines.map((l) => JSON.parse(l) as AuditEvent);
     }
 
     /** Waits for events that `match` picks, as the log is written in the background. */
