@@ -7,7 +7,7 @@
  *
  * @example
  *   const { value, duplicateFields } = await decodeYamlBody(text); // throws YamlDecodeError
- *   const { error, duplicateFields } = await scanJsonBody(text);
+ *   const { error, duplicateFields, value } = await decodeJsonBody(text); // value unless error
  */
 import { Worker } from 'node:worker_threads';
 import { scanJson, type JsonScan } from '../../api/schema/json-syntax.js';
@@ -81,15 +81,33 @@ function offThread(format: BodyRequest['format'], text: string): Promise<BodyRep
 export async function decodeYamlBody(text: string): Promise<DecodedYaml> {
   if (text.length <= YAML_INLINE_LIMIT) return decodeYaml(text);
   const reply = await offThread('yaml', text);
-  if (reply.json !== undefined) return { value: JSON.parse(reply.json) as unknown, duplicateFields: reply.duplicateFields ?? [] };
+  if (reply.json !== undefined) return { value: await parseInOwnTurn(reply.json), duplicateFields: reply.duplicateFields ?? [] };
   if (reply.error?.bad) throw new YamlDecodeError(reply.error.message);
   throw new Error(`YAML decoding failed: ${reply.error?.message ?? 'no reply'}`);
 }
 
-/** `scanJson` of a body: the value itself is then parsed on the loop, which V8 does fast. */
-export async function scanJsonBody(text: string): Promise<JsonScan> {
-  if (text.length <= JSON_INLINE_LIMIT) return scanJson(text);
+/** `scanJson` of a body, then (if it passed) the value, parsed on the loop, which V8 does fast. */
+export async function decodeJsonBody(text: string): Promise<JsonScan & { value?: unknown }> {
+  if (text.length <= JSON_INLINE_LIMIT) {
+    const scan = scanJson(text);
+    return scan.error === undefined ? { ...scan, value: JSON.parse(text) } : scan;
+  }
   const reply = await offThread('json', text);
-  if (reply.scan !== undefined) return reply.scan;
-  throw new Error(`JSON scanning failed: ${reply.error?.message ?? 'no reply'}`);
+  if (reply.scan === undefined) throw new Error(`JSON scanning failed: ${reply.error?.message ?? 'no reply'}`);
+  return reply.scan.error === undefined ? { ...reply.scan, value: await parseInOwnTurn(text) } : reply.scan;
+}
+
+let lastParseTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Parses a large body's JSON in an event-loop turn no other large body parses in. A megabyte of
+ * small objects takes V8 tens of milliseconds plus the garbage collection it causes; the worker's
+ * replies for several bodies often arrive together, and parsed in the same turn they would add up
+ * to one long stall for every tenant. An immediate queued from an immediate's callback runs in
+ * the next turn, after the loop's timers and I/O.
+ */
+export function parseInOwnTurn(text: string): Promise<unknown> {
+  const turn = lastParseTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  lastParseTurn = turn;
+  return turn.then(() => JSON.parse(text) as unknown);
 }

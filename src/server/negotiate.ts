@@ -14,7 +14,7 @@ import { inGoFieldOrder } from '../../api/protobuf/go-field-order.js';
 import { ProtobufError } from '../../api/protobuf/protobuf-error.js';
 import { encodeJson, requestWantsPretty, sendText } from './json-body.js';
 import { ApiError, type Status } from '../../api/status.js';
-import { decodeYamlBody, scanJsonBody } from './body-decoder.js';
+import { decodeJsonBody, decodeYamlBody } from './body-decoder.js';
 
 /** `pretty`: the Accept range asked for indented JSON (`application/json;pretty=1`). */
 export type TextFormat = { kind: 'json'; pretty?: true } | { kind: 'yaml' } | { kind: 'table'; version: 'v1' | 'v1beta1'; pretty?: true };
@@ -249,12 +249,12 @@ async function decodeBodyOf(request: FastifyRequest, kind?: string): Promise<unk
     }
   }
   const text = body.toString('utf8');
-  const scan = await scanJsonBody(text);
-  const syntaxError = scan.error;
+  const json = await decodeJsonBody(text);
+  const syntaxError = json.error;
   if (syntaxError === undefined) {
     // Duplicates matter only where fieldValidation applies: object bodies and apply configurations.
-    if ((type === 'application/json' || isYaml(type)) && request.kube) request.kube.duplicateFields = scan.duplicateFields;
-    return JSON.parse(text);
+    if ((type === 'application/json' || isYaml(type)) && request.kube) request.kube.duplicateFields = json.duplicateFields;
+    return json.value;
   }
   if (!isYaml(type)) {
     if (kind) throw unrecognizedObject(kind, `couldn't get version/kind; json parse error: ${syntaxError}`, body);
