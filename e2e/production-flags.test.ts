@@ -18,6 +18,7 @@ import { renderKubeconfig } from '../src/bootstrap/kubeconfig.js';
 import { etcdBinaryForTests, startEtcd, type EtcdProcess } from './harness/etcd.js';
 import { createKubectl, kubectlForTests, type Kubectl } from './harness/kubectl.js';
 import { CLI_PATH, startServer, type ServerProcess } from './harness/server.js';
+import { eventually } from './harness/spaces.js';
 
 const run = promisify(execFile);
 const kubectlPath = kubectlForTests(['dispatcher']);
@@ -100,7 +101,7 @@ describe.skipIf(etcdBinary === undefined)('an etcd with client-certificate auth,
   });
 });
 
-describe.skipIf(kubectlPath === undefined)('PKI the operator brings, from a --config file and the environment', () => {
+describe.skipIf(kubectlPath === undefined)('PKI the operator brings and --event-ttl, from a --config file and the environment', () => {
   let dir: string;
   let server: ServerProcess;
   let kubectl: Kubectl;
@@ -116,7 +117,7 @@ describe.skipIf(kubectlPath === undefined)('PKI the operator brings, from a --co
     await writeFile(files.cert, serving.cert + servingCa.cert);
     await writeFile(files.key, serving.key, { mode: 0o600 });
     await writeFile(files.clientCa, clientCa.cert);
-    await writeFile(files.config, `tls-cert-file: ${files.cert}\ntls-private-key-file: ${files.key}\n`);
+    await writeFile(files.config, `tls-cert-file: ${files.cert}\ntls-private-key-file: ${files.key}\nevent-ttl: 2s\n`);
     server = await startServer({ extraArgs: [`--config=${files.config}`], env: { KUBE_SPACES_CLIENT_CA_FILE: files.clientCa }, servingCa: servingCa.cert });
     kubectl = await createKubectl({ kubeconfig: server.adminKubeconfig });
     const root = await issueClientCertificate(clientCa, { user: 'root', tenant: 'system', groups: ['system:masters'] });
@@ -140,6 +141,13 @@ describe.skipIf(kubectlPath === undefined)('PKI the operator brings, from a --co
     const result = await kubectl.run(['auth', 'whoami'], { kubeconfig: operatorClientKubeconfig });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Username\s+root$/m);
+  });
+
+  it('lets events go --event-ttl after their last write', async () => {
+    const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'short-lived', namespace: 'default' }, involvedObject: { kind: 'Namespace', name: 'default' }, reason: 'Test', message: 'kept two seconds' };
+    const created = await kubectl.run(['create', '-f', '-'], { stdin: JSON.stringify(event) });
+    expect(created.code, created.stderr).toBe(0);
+    await eventually('the event to expire', async () => (await kubectl.run(['get', 'event', 'short-lived', '-n', 'default'])).stderr.includes('NotFound'), 20_000);
   });
 
   it('trusts no certificate of the data directory\'s own client CA, which --client-ca-file replaces', async () => {

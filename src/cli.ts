@@ -148,6 +148,7 @@ await yargs(hideBin(process.argv))
           .option('pod-security-exempt-usernames', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips requests of these users, as <tenant>/<user>, comma-separated' })
           .option('pod-security-exempt-runtime-classes', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips pods of these runtime classes, comma-separated' })
           .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
+          .option('event-ttl', { type: 'string', default: '1h0m0s', describe: 'How long an event is kept after its last write (a Go duration)' })
           .option('simulate-nodes', { type: 'number', default: 0, describe: 'Run the node simulator in the server with this many simulated nodes (no kubelet: pods on them are reported Running without running anything)' })
           .option('audit-policy-file', { type: 'string', describe: 'audit.k8s.io/v1 Policy deciding what is audited at which level (with `tenants` on rules)' })
           .option('audit-log-path', { type: 'string', describe: 'Where audit events go, one JSON line each; - for stdout' })
@@ -166,6 +167,7 @@ await yargs(hideBin(process.argv))
             for (const flag of ['audit-log-maxsize', 'audit-log-maxbackup', 'audit-log-maxage', 'v'] as const) {
               if (!Number.isInteger(argv[flag]) || argv[flag] < 0) throw new Error(`--${flag} must be a whole number, 0 or more`);
             }
+            if (parseDuration(argv['event-ttl']) <= 0) throw new Error(`--event-ttl must be positive, got ${argv['event-ttl']}`);
             const prefix = argv['etcd-prefix'];
             if (prefix !== '' && !ETCD_PREFIX.test(prefix)) throw new Error(`--etcd-prefix must start with / and not end with one, got ${JSON.stringify(prefix)}`);
             return true;
@@ -205,6 +207,7 @@ await yargs(hideBin(process.argv))
         },
         nodeSimulator: argv['simulate-nodes'] > 0 ? simulatorSettings(argv, argv['simulate-nodes']) : undefined,
         terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
+        eventTtlMs: parseDuration(argv['event-ttl']),
       });
     },
   )

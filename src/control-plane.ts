@@ -51,6 +51,8 @@ export interface ControlPlaneOptions {
   serviceClusterIpRange: string;
   /** What PodSecurity admission skips; DEFAULT_POD_SECURITY_EXEMPTIONS when absent. */
   podSecurityExemptions?: PodSecurityExemptions;
+  /** How long an event is kept after its last write (`--event-ttl`); EVENT_TTL_MS when absent. */
+  eventTtlMs?: number;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -201,8 +203,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     kubernetesService.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
   ];
-  // Events go an hour after their last write (kube-apiserver's --event-ttl default).
-  const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), log: options.log });
+  const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), ttlMs: options.eventTtlMs, log: options.log });
   informers.start();
   for (const c of controllers) c.start();
   eventExpiry.start();

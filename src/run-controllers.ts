@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { SYSTEM_TENANT } from '../api/spaces.js';
+import { parseGoDuration } from '../api/protobuf/well-known-types.js';
 import { startControllerManager, type ControllerManager } from '../controllers/controller-manager.js';
 import { LeaderElector, type LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
 import { leases } from './client/builtin-kinds.js';
@@ -79,10 +80,13 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
   log.info('controllers stopped');
 }
 
-/** A duration as kube-controller-manager's flags take it: `15s`, `500ms`, `1.5s`. */
+/** A flag's Go duration (`15s`, `1h0m0s`, `500ms`), in milliseconds. */
 export function parseDuration(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(text);
-  if (!match) throw new Error(`${JSON.stringify(text)} is not a duration like 15s or 500ms`);
-  const factor = { ms: 1, s: 1_000, m: 60_000 }[match[2] as 'ms' | 's' | 'm'];
-  return Number(match[1]) * factor;
+  let nanos: bigint;
+  try {
+    nanos = parseGoDuration(text);
+  } catch {
+    throw new Error(`${JSON.stringify(text)} is not a duration like 15s, 500ms or 1h0m0s`);
+  }
+  return Number(nanos / 1_000_000n);
 }

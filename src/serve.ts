@@ -65,6 +65,8 @@ export interface ServeOptions {
   nodeSimulator?: NodeSimulatorSettings | undefined;
   /** Terminated pods a space keeps before the pod garbage collector deletes the oldest. */
   terminatedPodGcThreshold?: number | undefined;
+  /** How long an event is kept after its last write (`--event-ttl`). */
+  eventTtlMs?: number | undefined;
 }
 
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
@@ -113,7 +115,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
     // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
     const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
-    const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, podSecurityExemptions: options.podSecurityExemptions, log: logger });
+    const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, podSecurityExemptions: options.podSecurityExemptions, eventTtlMs: options.eventTtlMs, log: logger });
     metrics.observeWatchCaches(() => plane.watchCaches.stats());
     const serviceAccountKey = options.serviceAccountKeyFile ? await readServiceAccountKeyFile(options.serviceAccountKeyFile) : await ensureServiceAccountKey(options.dataDir, logger);
     const serviceAccountTokens = new ServiceAccountTokens(serviceAccountKey);

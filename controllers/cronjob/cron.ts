@@ -11,6 +11,7 @@
  *   schedule.next(Date.parse('2026-01-01T00:03:00Z'), 'UTC') // 2026-01-01T00:05:00Z
  */
 import { cronScheduleError } from '../../api/kinds/batch/cron-schedule.js';
+import { parseGoDuration } from '../../api/protobuf/well-known-types.js';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
@@ -71,15 +72,6 @@ function parseField(text: string, i: number): Field {
     for (let v = start; v <= end; v += step) values.add(v);
   }
   return { values, star };
-}
-
-/** Go's `time.ParseDuration` for `@every`, in ms (sub-millisecond parts dropped). */
-function parseGoDuration(text: string): number {
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  let total = 0;
-  const sign = text.startsWith('-') ? -1 : 1;
-  for (const m of text.replace(/^[-+]/, '').matchAll(/(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(m[1]) * units[m[2]!]!;
-  return sign * total;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -177,7 +169,7 @@ export function parseCron(schedule: string): CronSchedule {
   const problem = cronScheduleError(schedule);
   if (problem) throw new Error(problem);
   let text = schedule.trim();
-  if (text.startsWith('@every ')) return new EverySchedule(parseGoDuration(text.slice('@every '.length).trim()));
+  if (text.startsWith('@every ')) return new EverySchedule(Number(parseGoDuration(text.slice('@every '.length).trim()) / 1_000_000n));
   text = DESCRIPTORS[text] ?? text;
   const parts = text.split(/\s+/).filter(Boolean);
   return new SpecSchedule(parts.map((p, i) => parseField(p, i)));

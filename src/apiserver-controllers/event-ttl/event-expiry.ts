@@ -1,7 +1,7 @@
 /**
- * Events expire an hour after their last write, as with kube-apiserver's default `--event-ttl=1h`.
+ * Events expire `--event-ttl` (default an hour, as kube-apiserver's) after their last write.
  * kube-apiserver attaches an etcd lease to every event write; our embedded store has no leases, so
- * one mechanism serves both backends: a sweep (each minute) over the events the watch cache holds
+ * one mechanism serves both backends: a sweep (each minute, or twice per shorter TTL) over the events the watch cache holds
  * (memory, no storage read) deletes, through the generic store, every event whose last write is
  * older than the TTL, with the resourceVersion it was judged at as a precondition, so an event
  * written meanwhile is kept. The last write is the newest of `creationTimestamp` and the times in
@@ -17,6 +17,11 @@ import { ApiError } from '../../../api/status.js';
 /** kube-apiserver's `--event-ttl` default. */
 export const EVENT_TTL_MS = 60 * 60_000;
 const SWEEP_INTERVAL_MS = 60_000;
+
+/** How often to sweep: each minute, or twice per TTL when the TTL is shorter, so no event outlives it by much. */
+export function sweepIntervalMs(ttlMs: number): number {
+  return Math.max(100, Math.min(SWEEP_INTERVAL_MS, Math.floor(ttlMs / 2)));
+}
 
 export interface EventExpiryOptions {
   generic: GenericStore;
@@ -42,7 +47,7 @@ export class EventExpiry {
   constructor(private readonly options: EventExpiryOptions) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep(), this.options.intervalMs ?? SWEEP_INTERVAL_MS);
+    this.timer = setInterval(() => void this.sweep(), this.options.intervalMs ?? sweepIntervalMs(this.options.ttlMs ?? EVENT_TTL_MS));
     this.timer.unref();
   }
 
