@@ -29,7 +29,7 @@ export const DEFAULT_IDENTITY_LEASE_DURATION_SECONDS = 3600;
 export const DEFAULT_IDENTITY_LEASE_RENEW_INTERVAL_SECONDS = 10;
 
 /** RFC 4648 base32 without padding, lower case, as kube's `base32.StdEncoding.WithPadding(NoPadding)` then ToLower. */
-function base32Lower(bytes: Uint8Array): string {
+export function base32Lower(bytes: Uint8Array): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
   let out = '';
   let bits = 0;
