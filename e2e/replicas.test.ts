@@ -53,8 +53,22 @@ function identityLeaseName(server: ServerProcess): string {
   return apiserverId(hostname(), new URL(server.url).host);
 }
 
-function logged(server: ServerProcess, msg: string): number {
-  return server.output().split('\n').filter((line) => line.includes(`"msg":"${msg}"`)).length;
+/** The replica's JSON log lines whose `msg` is `msg`. */
+function logged(server: ServerProcess, msg: string): Array<Record<string, unknown>> {
+  return server
+    .output()
+    .split('\n')
+    .filter((line) => line.includes(`"msg":"${msg}"`))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Whether the replica runs the controller manager now, by its log: it started leading the Lease and has not lost it since. */
+function leadsControllers(server: ServerProcess): boolean {
+  const transitions = server
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('"lease":"kube-controller-manager"') && (line.includes('"msg":"started leading"') || line.includes('"msg":"leader election lost: stopped, campaigning again"')));
+  return transitions.at(-1)?.includes('"msg":"started leading"') ?? false;
 }
 
 describe.skipIf(!etcdBinary)('replicas over a three-member etcd', () => {
@@ -68,7 +82,7 @@ describe.skipIf(!etcdBinary)('replicas over a three-member etcd', () => {
   let adminKubeconfigBefore = '';
 
   const client = (server: ServerProcess): KubeClient => clients.get(server)!;
-  const alive = (): ServerProcess[] => [a, b, c].filter((s) => s !== undefined && logged(s, 'shutdown complete') === 0 && isRunning(s));
+  const alive = (): ServerProcess[] => [a, b, c].filter((s) => isRunning(s));
   const isRunning = (server: ServerProcess): boolean => {
     try {
       return server.pid > 0;
@@ -193,8 +207,10 @@ describe.skipIf(!etcdBinary)('replicas over a three-member etcd', () => {
   }
 
   it('runs the controllers on exactly one replica, the Lease holder; every replica has its identity Lease', async () => {
+    // Under the short test timings a replica busy starting may miss its renew deadline and campaign again; at any moment one leads.
+    await vi.waitFor(async () => expect([a, b, c].filter(leadsControllers)).toEqual([await controllerLeader([a, b, c])]), { timeout: 30_000 });
     const leader = await controllerLeader([a, b, c]);
-    await vi.waitFor(() => expect([a, b, c].map((s) => logged(s, 'controller manager started'))).toEqual([a, b, c].map((s) => (s === leader ? 1 : 0))), { timeout: 30_000 });
+    await vi.waitFor(() => expect(logged(leader, 'controller manager started').length).toBeGreaterThan(0), { timeout: 30_000 });
     const compactor = (await leaseClient(a).get('kube-spaces-etcd-compactor')).spec?.holderIdentity;
     expect([a, b, c].map(electionIdentity)).toContain(compactor);
 
@@ -224,7 +240,7 @@ describe.skipIf(!etcdBinary)('replicas over a three-member etcd', () => {
     });
     expect(Date.now() - killedAt).toBeLessThan(TAKEOVER_BOUND_MS);
     const successor = await controllerLeader(survivors);
-    await vi.waitFor(() => expect(logged(successor, 'controller manager started')).toBe(1), { timeout: 30_000 });
+    await vi.waitFor(() => expect(survivors.filter(leadsControllers)).toEqual([successor]), { timeout: 30_000 });
 
     // The new leader's controllers act: scaled through the other survivor.
     const other = survivors.find((s) => s !== successor)!;
@@ -267,9 +283,16 @@ describe.skipIf(!etcdBinary)('replicas over a three-member etcd', () => {
       if (failure.status === 503) expect(failure).toMatchObject({ retryAfter: '1', reason: 'ServiceUnavailable' });
       else expect(failure).toMatchObject({ status: 504, reason: 'Timeout' });
     }
+    // Read once the store answers again (etcd3 skips a member for 5 s once three calls to it failed, as every member's may during the election).
     for (const server of writers) {
-      const names = new Set((await client(server).space('system').namespace('default').resource(configMaps).listAll()).items.map((cm) => cm.metadata.name));
-      expect(acknowledged.filter((name) => !names.has(name))).toEqual([]);
+      await vi.waitFor(
+        async () => {
+          const names = new Set((await client(server).space('system').namespace('default').resource(configMaps).listAll()).items.map((cm) => cm.metadata.name));
+          expect(acknowledged.filter((name) => !names.has(name))).toEqual([]);
+        },
+        { timeout: 20_000, interval: 500 },
+      );
     }
+    console.log(`etcd leader killed under load: ${acknowledged.length} writes acknowledged, failures ${JSON.stringify(failures.map((f) => f.status))}`);
   });
 });
