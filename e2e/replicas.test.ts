@@ -7,7 +7,8 @@
  *   work on every replica;
  * - a watch on A sees writes made through B and C, in order;
  * - the controller manager runs on exactly one replica, the Lease's holder: a Deployment gets one
- *   ReplicaSet and exactly its replicas of pods; every replica has its identity Lease;
+ *   ReplicaSet and exactly its replicas of pods; one replica's address is the `kubernetes`
+ *   Endpoints, which stay put; every replica has its identity Lease;
  * - kill -9 of that replica: another holds the Lease within a lease duration (plus tries) and its
  *   controllers act; the dead replica's identity Lease is collected;
  * - kill -9 of the etcd leader under a bounded write load: every acknowledged write is readable
@@ -20,7 +21,7 @@ import { replicaSets } from '../api/kinds/apps/replicaset.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiserverId } from '../src/apiserver-controllers/identity-lease/identity-lease.js';
 import { issueClientCertificate } from '../src/bootstrap/certificates.js';
-import { configMaps, deployments, HttpsTransport, KubeClient, leases, loadKubeconfig, pods, type ConfigMap, type WatchEvent } from '../src/client/index.js';
+import { configMaps, deployments, endpoints, HttpsTransport, KubeClient, leases, loadKubeconfig, pods, type ConfigMap, type WatchEvent } from '../src/client/index.js';
 import { createApiClient, kubeconfigToken, type ApiClient } from './harness/api-client.js';
 import { etcdBinaryForTests, startEtcdCluster, type EtcdCluster } from './harness/etcd.js';
 import { deployment } from './harness/manifests.js';
@@ -214,8 +215,16 @@ describe.skipIf(!etcdBinary)('replicas over a three-member etcd', () => {
     const compactor = (await leaseClient(a).get('kube-spaces-etcd-compactor')).spec?.holderIdentity;
     expect([a, b, c].map(electionIdentity)).toContain(compactor);
 
+    // One replica publishes its address as every space's `kubernetes` Endpoints, so they settle (two would rewrite each other's).
+    const publisher = (await leaseClient(a).get('kube-spaces-kubernetes-service')).spec?.holderIdentity;
+    const publishing = [a, b, c].find((s) => electionIdentity(s) === publisher)!;
+    const kubernetesEndpoints = () => client(a).space('system').namespace('default').resource(endpoints).get('kubernetes');
+    await vi.waitFor(async () => expect((await kubernetesEndpoints()).subsets?.[0]?.ports?.[0]?.port).toBe(publishing.port), { timeout: 10_000, interval: 250 });
+    const settled = (await kubernetesEndpoints()).metadata.resourceVersion;
+
     await client(b).space('system').namespace('default').resource(deployments).create(deployment('default', 'web', 2) as never);
     await deploymentSettles(c, 'web', 2);
+    expect((await kubernetesEndpoints()).metadata.resourceVersion).toBe(settled);
 
     await vi.waitFor(
       async () => {

@@ -93,6 +93,14 @@ const ETCD_COMPACTION_INTERVAL_MS = 5 * 60_000;
  */
 export const ETCD_COMPACTOR_LEASE = 'kube-spaces-etcd-compactor';
 
+/**
+ * The Lease of the replica whose address every space's `kubernetes` Service publishes (ours).
+ * kube-apiserver's lease endpoint reconciler lists every live replica; until that is built, one
+ * replica publishes at a time, as two publishing different addresses would rewrite each other's
+ * Endpoints forever.
+ */
+export const KUBERNETES_SERVICE_LEASE = 'kube-spaces-kubernetes-service';
+
 /** The audit policy read and the audit log opened, its events and losses counted in the metrics. */
 async function openAudit(options: NonNullable<ServeOptions['audit']>, metrics: ApiMetrics, logger: Logger): Promise<{ recorder: AuditRecorder; log: AuditLog }> {
   let policy;
@@ -170,7 +178,6 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     await app.listen({ host: options.bindAddress, port: options.securePort });
     const port = (app.server.address() as AddressInfo).port;
     const url = serverUrl(options.bindAddress, port);
-    plane.advertise({ address: advertiseAddress(options.bindAddress), port });
     let adminKubeconfig: string | undefined;
     if (prepared.adminToken !== null) {
       const spec = { server: url, caCert: prepared.servingCaBundle, token: prepared.adminToken };
@@ -203,6 +210,11 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
             return { stop: async () => running.stop() };
           })
         : undefined;
+    const endpoint = { address: advertiseAddress(options.bindAddress), port };
+    const advertiser = elected(KUBERNETES_SERVICE_LEASE, apiserverClient, () => {
+      plane.advertise(endpoint);
+      return { stop: async () => plane.withdraw() };
+    });
     const manager = options.controllers
       ? elected(CONTROLLER_MANAGER_LEASE, inProcessClient(app, inProcessIdentities, CONTROLLER_MANAGER_USER), () =>
           startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.servingCaBundle, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger }),
@@ -210,7 +222,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       : undefined;
     const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;
     // Stopped before the HTTP server closes: releasing a Lease is a request through it.
-    const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop(), compactor?.stop(), identityLease.stop()])) };
+    const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop(), compactor?.stop(), advertiser.stop(), identityLease.stop()])) };
     exitOnSignals({ app, store, plane, controllers, logger });
     // The e2e harness reads `url` from this line.
     logger.info(
