@@ -12,7 +12,8 @@
  * - kill -9 of that replica: another holds the Lease within a lease duration (plus tries) and its
  *   controllers act; the dead replica's identity Lease is collected;
  * - kill -9 of the etcd leader under a bounded write load: every acknowledged write is readable
- *   afterwards, and the failures meanwhile are 503 with Retry-After or 504 (outcome unknown).
+ *   afterwards, and the failures meanwhile are 503 with Retry-After or 504 (outcome unknown);
+ * - SIGTERM of the controllers' leader releases the Lease: a standby takes it at its next try.
  */
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -303,5 +304,17 @@ describe.skipIf(!etcdBinary)('replicas over a three-member etcd', () => {
       );
     }
     console.log(`etcd leader killed under load: ${acknowledged.length} writes acknowledged, failures ${JSON.stringify(failures.map((f) => f.status))}`);
+  });
+
+  it('hands the controllers over at once when their leader stops with SIGTERM: it releases the Lease', async () => {
+    const running = alive();
+    const leader = await controllerLeader(running);
+    const standby = running.find((s) => s !== leader)!;
+    expect(await leader.stop('SIGTERM')).toMatchObject({ code: 0 });
+    const stoppedAt = Date.now();
+    expect(logged(leader, 'released leader lease').map((l) => l.lease)).toEqual(expect.arrayContaining(['kube-controller-manager']));
+    await vi.waitFor(async () => expect((await leaseClient(standby).get('kube-controller-manager')).spec?.holderIdentity).toBe(electionIdentity(standby)), { timeout: 10_000, interval: 100 });
+    // Released: taken at the standby's next try, not after a lease duration.
+    expect(Date.now() - stoppedAt).toBeLessThan(LEASE_DURATION_MS);
   });
 });
