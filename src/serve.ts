@@ -1,6 +1,7 @@
 /**
  * `kube-spaces serve`: prepare the data directory, open storage, listen on HTTPS, write the admin
- * kubeconfig, and shut down gracefully on SIGINT/SIGTERM.
+ * kubeconfig, run what runs on one replica only under leader election (docs/system-admin.md,
+ * Running several replicas), and shut down gracefully on SIGINT/SIGTERM.
  */
 import type { PodSecurityExemptions } from '../api/admission/pod-security/pod-security.js';
 import type { AddressInfo } from 'node:net';
@@ -74,8 +75,9 @@ export interface ServeOptions {
   /** Terminated pods a space keeps before the pod garbage collector deletes the oldest. */
   terminatedPodGcThreshold?: number | undefined;
   /**
-   * `--leader-elect` and its timings: the controller manager and the etcd compactor run on the
-   * replica holding their Lease. Off: they run here unconditionally (one server only).
+   * `--leader-elect` and its timings: the controller manager, the etcd compactor and the publishing
+   * of this server's address as the `kubernetes` Service run on the replica holding their Lease.
+   * Off: they run here unconditionally (one server only).
    */
   leaderElection: { enabled: boolean; timing: LeaderElectionTiming };
   /** `--identity-lease-duration-seconds`, `--identity-lease-renew-interval-seconds`. */
