@@ -57,6 +57,10 @@ import { statefulSetController } from './statefulset/statefulset-controller.js';
 import { tenantController } from './tenant/tenant-controller.js';
 import { ttlAfterFinishedController } from './ttl-after-finished/ttl-after-finished-controller.js';
 
+/** The Lease the controller managers elect their leader on, kube-controller-manager's name, in the system space's LEADER_ELECTION_NAMESPACE. */
+export const CONTROLLER_MANAGER_LEASE = 'kube-controller-manager';
+export const LEADER_ELECTION_NAMESPACE = 'kube-system';
+
 export interface ControllerManagerOptions {
   /** Acts as CONTROLLER_MANAGER_USER: reads for the shared informers. */
   informerClient: KubeClient;

@@ -20,7 +20,8 @@ import { hideBin } from 'yargs/helpers';
 import { issueUserKubeconfig } from './bootstrap/user-kubeconfig.js';
 import { serve } from './serve.js';
 import { parseDuration, runControllers } from './run-controllers.js';
-import { DEFAULT_LEADER_ELECTION_TIMING } from '../controllers/runtime/leader-election.js';
+import { checkLeaderElectionTiming, DEFAULT_LEADER_ELECTION_TIMING, type LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
+import { DEFAULT_IDENTITY_LEASE_DURATION_SECONDS, DEFAULT_IDENTITY_LEASE_RENEW_INTERVAL_SECONDS } from './apiserver-controllers/identity-lease/identity-lease.js';
 import { DEFAULT_NODE_SIMULATOR_SETTINGS, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
 import { runNodeSimulator } from './run-node-simulator.js';
 import { DEFAULT_TERMINATED_POD_GC_THRESHOLD } from '../controllers/pod-gc/pod-gc-controller.js';
@@ -99,6 +100,27 @@ function simulatorSettings(argv: { 'simulate-node-name-prefix': string; 'simulat
   };
 }
 
+/** kube-controller-manager's leader-election flags, shared by `controllers` and `serve`. */
+function leaderElectionFlags<T>(y: Argv<T>) {
+  const d = DEFAULT_LEADER_ELECTION_TIMING;
+  return y
+    .option('leader-elect-lease-duration', { type: 'string', default: `${d.leaseDurationMs / 1000}s`, describe: 'How long a standby waits for a renewal before taking the lease' })
+    .option('leader-elect-renew-deadline', { type: 'string', default: `${d.renewDeadlineMs / 1000}s`, describe: 'How long the leader retries renewing before it stops leading' })
+    .option('leader-elect-retry-period', { type: 'string', default: `${d.retryPeriodMs / 1000}s`, describe: 'Time between tries to acquire or renew' })
+    .check((argv) => {
+      checkLeaderElectionTiming(leaderElectionTiming(argv));
+      return true;
+    });
+}
+
+function leaderElectionTiming(argv: { 'leader-elect-lease-duration': string; 'leader-elect-renew-deadline': string; 'leader-elect-retry-period': string }): LeaderElectionTiming {
+  return {
+    leaseDurationMs: parseDuration(argv['leader-elect-lease-duration']),
+    renewDeadlineMs: parseDuration(argv['leader-elect-renew-deadline']),
+    retryPeriodMs: parseDuration(argv['leader-elect-retry-period']),
+  };
+}
+
 const GC_THRESHOLD_FLAG = {
   type: 'number',
   default: DEFAULT_TERMINATED_POD_GC_THRESHOLD,
@@ -119,7 +141,7 @@ await yargs(hideBin(process.argv))
     'Run the API server',
     (y) =>
       withEnvironment(
-        simulatorFlags(y)
+        leaderElectionFlags(simulatorFlags(y))
           .option('secure-port', { type: 'number', default: 6443, describe: 'HTTPS port (0 picks a free one)' })
           .option('bind-address', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
           .option('etcd-servers', {
@@ -144,6 +166,9 @@ await yargs(hideBin(process.argv))
           .option('tls-san', { type: 'string', array: true, describe: 'Extra DNS names or IPs for the serving certificate (repeatable)' })
           .option('service-cluster-ip-range', { type: 'string', default: '10.96.0.0/12', describe: 'IPv4 CIDR each space allocates Service cluster IPs from' })
           .option('controllers', { type: 'boolean', default: true, describe: 'Run the controller manager in the server (false: run `kube-spaces controllers` against it)' })
+          .option('leader-elect', { type: 'boolean', default: true, describe: 'Run the controller manager and the etcd compactor only on the replica holding their Lease (kube-system of the system space)' })
+          .option('identity-lease-duration-seconds', { type: 'number', default: DEFAULT_IDENTITY_LEASE_DURATION_SECONDS, describe: "Duration of this server's identity Lease; expired ones are deleted this often" })
+          .option('identity-lease-renew-interval-seconds', { type: 'number', default: DEFAULT_IDENTITY_LEASE_RENEW_INTERVAL_SECONDS, describe: "How often this server renews its identity Lease" })
           .option('pod-security-exempt-namespaces', { type: 'string', array: true, default: DEFAULT_POD_SECURITY_EXEMPTIONS.namespaces, describe: 'PodSecurity admission skips these namespaces, as <tenant>/<namespace>, comma-separated' })
           .option('pod-security-exempt-usernames', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips requests of these users, as <tenant>/<user>, comma-separated' })
           .option('pod-security-exempt-runtime-classes', { type: 'string', array: true, default: [], describe: 'PodSecurity admission skips pods of these runtime classes, comma-separated' })
@@ -168,6 +193,10 @@ await yargs(hideBin(process.argv))
               if (!Number.isInteger(argv[flag]) || argv[flag] < 0) throw new Error(`--${flag} must be a whole number, 0 or more`);
             }
             if (parseDuration(argv['event-ttl']) <= 0) throw new Error(`--event-ttl must be positive, got ${argv['event-ttl']}`);
+            // kube-apiserver's checks, in its words.
+            for (const flag of ['identity-lease-duration-seconds', 'identity-lease-renew-interval-seconds'] as const) {
+              if (!Number.isInteger(argv[flag]) || argv[flag] <= 0) throw new Error(`--${flag} should be a positive number, but value '${argv[flag]}' provided`);
+            }
             const prefix = argv['etcd-prefix'];
             if (prefix !== '' && !ETCD_PREFIX.test(prefix)) throw new Error(`--etcd-prefix must start with / and not end with one, got ${JSON.stringify(prefix)}`);
             return true;
@@ -208,6 +237,8 @@ await yargs(hideBin(process.argv))
         nodeSimulator: argv['simulate-nodes'] > 0 ? simulatorSettings(argv, argv['simulate-nodes']) : undefined,
         terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
         eventTtlMs: parseDuration(argv['event-ttl']),
+        leaderElection: { enabled: argv['leader-elect'], timing: leaderElectionTiming(argv) },
+        identityLease: { durationSeconds: argv['identity-lease-duration-seconds'], renewIntervalSeconds: argv['identity-lease-renew-interval-seconds'] },
       });
     },
   )
@@ -216,28 +247,17 @@ await yargs(hideBin(process.argv))
     'Run the controller manager against a kube-spaces server, leader-elected on a Lease in the system space',
     (y) =>
       withEnvironment(
-        y
+        leaderElectionFlags(y)
           .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system user who may impersonate the controllers\' users' })
           .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
           .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
-          .option('leader-elect-lease-duration', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.leaseDurationMs / 1000}s`, describe: 'How long a standby waits for a renewal before taking the lease' })
-          .option('leader-elect-renew-deadline', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.renewDeadlineMs / 1000}s`, describe: 'How long the leader retries renewing before it stops leading' })
-          .option('leader-elect-retry-period', { type: 'string', default: `${DEFAULT_LEADER_ELECTION_TIMING.retryPeriodMs / 1000}s`, describe: 'Time between tries to acquire or renew' })
-          .check((argv) => {
-            for (const flag of ['leader-elect-lease-duration', 'leader-elect-renew-deadline', 'leader-elect-retry-period'] as const) parseDuration(argv[flag]);
-            return true;
-          })
       ),
     async (argv) => {
       await runControllers({
         kubeconfig: argv.kubeconfig,
         context: argv.context,
         terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
-        timing: {
-          leaseDurationMs: parseDuration(argv['leader-elect-lease-duration']),
-          renewDeadlineMs: parseDuration(argv['leader-elect-renew-deadline']),
-          retryPeriodMs: parseDuration(argv['leader-elect-retry-period']),
-        },
+        timing: leaderElectionTiming(argv),
       });
     },
   )

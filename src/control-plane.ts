@@ -73,6 +73,8 @@ export interface ControlPlane {
   nodeUsage: NodeUsage;
   /** The `kubernetes` Service's endpoint in every space, once the server listens; until then that controller waits. */
   advertise(apiServer: AdvertisedEndpoint): void;
+  /** Stops publishing this server's endpoint (another replica publishes its own). */
+  withdraw(): void;
   stop(): Promise<void>;
 }
 
@@ -220,6 +222,9 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     nodeUsage,
     advertise(apiServer) {
       kubernetesService.advertise(apiServer);
+    },
+    withdraw() {
+      kubernetesService.withdraw();
     },
     async stop() {
       informers.stop();

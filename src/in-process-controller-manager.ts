@@ -15,10 +15,13 @@ import { startControllerManager, type ControllerManager, type ControllerManagerO
 import { KubeClient } from './client/kube-client.js';
 import { InProcessTransport } from './server/in-process-transport.js';
 
-/** A client acting in process as the system space's user `name`. */
-export function inProcessClient(app: FastifyInstance, identities: InProcessIdentities, name: string): KubeClient {
-  return new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups: [], tenant: SYSTEM_TENANT, extra: {} })));
+/** A client acting in process as the system space's user `name`, in `groups`. */
+export function inProcessClient(app: FastifyInstance, identities: InProcessIdentities, name: string, groups: string[] = []): KubeClient {
+  return new KubeClient(new InProcessTransport(app, identities.issue({ name, uid: '', groups, tenant: SYSTEM_TENANT, extra: {} })));
 }
+
+/** kube-apiserver's loopback identity: what the server writes on its own behalf (its identity Lease, the compactor's Lease). */
+export const APISERVER_USER = { name: 'system:apiserver', groups: ['system:masters'] };
 
 /** `settings`: the manager's options but its clients, which are in-process ones here. */
 export function startInProcessControllerManager(

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { SYSTEM_TENANT } from '../api/spaces.js';
 import { parseGoDuration } from '../api/protobuf/well-known-types.js';
-import { startControllerManager, type ControllerManager } from '../controllers/controller-manager.js';
+import { CONTROLLER_MANAGER_LEASE as LEADER_LEASE, LEADER_ELECTION_NAMESPACE as LEADER_LEASE_NAMESPACE, startControllerManager, type ControllerManager } from '../controllers/controller-manager.js';
 import { LeaderElector, type LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
 import { leases } from './client/builtin-kinds.js';
 import { HttpsTransport } from './client/https-transport.js';
@@ -22,9 +22,6 @@ import { ImpersonatingTransport } from './client/impersonating-transport.js';
 import { KubeClient } from './client/kube-client.js';
 import { loadKubeconfig } from './client/kubeconfig.js';
 import { createLogger } from './logger.js';
-
-export const LEADER_LEASE = 'kube-controller-manager';
-const LEADER_LEASE_NAMESPACE = 'kube-system';
 
 export interface RunControllersOptions {
   kubeconfig: string;

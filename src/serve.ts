@@ -1,6 +1,7 @@
 /**
  * `kube-spaces serve`: prepare the data directory, open storage, listen on HTTPS, write the admin
- * kubeconfig, and shut down gracefully on SIGINT/SIGTERM.
+ * kubeconfig, run what runs on one replica only under leader election (docs/system-admin.md,
+ * Running several replicas), and shut down gracefully on SIGINT/SIGTERM.
  */
 import type { PodSecurityExemptions } from '../api/admission/pod-security/pod-security.js';
 import type { AddressInfo } from 'node:net';
@@ -30,8 +31,16 @@ import { readFile } from 'node:fs/promises';
 import { builtinKinds } from '../api/kinds/index.js';
 import { exitOnSignals } from './shutdown.js';
 import { InProcessIdentities } from '../authz/in-process-identities.js';
-import { inProcessClient, startInProcessControllerManager } from './in-process-controller-manager.js';
-import { NODE_SIMULATOR_USER } from '../authz/rbac/bootstrap-policy.js';
+import { APISERVER_USER, inProcessClient, startInProcessControllerManager } from './in-process-controller-manager.js';
+import { CONTROLLER_MANAGER_USER, NODE_SIMULATOR_USER } from '../authz/rbac/bootstrap-policy.js';
+import { hostname } from 'node:os';
+import { SYSTEM_TENANT } from '../api/spaces.js';
+import { CONTROLLER_MANAGER_LEASE, LEADER_ELECTION_NAMESPACE } from '../controllers/controller-manager.js';
+import type { LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
+import { leases } from './client/builtin-kinds.js';
+import type { KubeClient } from './client/kube-client.js';
+import { apiserverId, IdentityLease } from './apiserver-controllers/identity-lease/identity-lease.js';
+import { startLeaderElected } from './leader-elected.js';
 import { startNodeSimulator, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
 
 export interface ServeOptions {
@@ -67,10 +76,34 @@ export interface ServeOptions {
   terminatedPodGcThreshold?: number | undefined;
   /** How long an event is kept after its last write (`--event-ttl`). */
   eventTtlMs?: number | undefined;
+  /**
+   * `--leader-elect` and its timings: the controller manager, the etcd compactor and the publishing
+   * of this server's address as the `kubernetes` Service run on the replica holding their Lease.
+   * Off: they run here unconditionally (one server only).
+   */
+  leaderElection: { enabled: boolean; timing: LeaderElectionTiming };
+  /** `--identity-lease-duration-seconds`, `--identity-lease-renew-interval-seconds`. */
+  identityLease: { durationSeconds: number; renewIntervalSeconds: number };
 }
 
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
 const ETCD_COMPACTION_INTERVAL_MS = 5 * 60_000;
+
+/**
+ * The Lease the etcd compactor runs under (ours: Kubernetes has none). kube-apiserver compacts from
+ * every replica, coordinated by a compare-and-swap on an etcd key outside its prefix; here the
+ * compactor is elected like the controller manager, on the Lease machinery already in the system
+ * space, so `kubectl get lease` shows which replica compacts.
+ */
+export const ETCD_COMPACTOR_LEASE = 'kube-spaces-etcd-compactor';
+
+/**
+ * The Lease of the replica whose address every space's `kubernetes` Service publishes (ours).
+ * kube-apiserver's lease endpoint reconciler lists every live replica; until that is built, one
+ * replica publishes at a time, as two publishing different addresses would rewrite each other's
+ * Endpoints forever.
+ */
+export const KUBERNETES_SERVICE_LEASE = 'kube-spaces-kubernetes-service';
 
 /** The audit policy read and the audit log opened, its events and losses counted in the metrics. */
 async function openAudit(options: NonNullable<ServeOptions['audit']>, metrics: ApiMetrics, logger: Logger): Promise<{ recorder: AuditRecorder; log: AuditLog }> {
@@ -113,8 +146,6 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
   const store = metrics.instrumentStore(await openStore({ etcdServers: options.etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir }));
   try {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
-    // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
-    const compactor = store.backend === 'etcd' ? startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed')) : undefined;
     const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, podSecurityExemptions: options.podSecurityExemptions, eventTtlMs: options.eventTtlMs, log: logger });
     metrics.observeWatchCaches(() => plane.watchCaches.stats());
     const serviceAccountKey = options.serviceAccountKeyFile ? await readServiceAccountKeyFile(options.serviceAccountKeyFile) : await ensureServiceAccountKey(options.dataDir, logger);
@@ -146,27 +177,60 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       tls: { ...prepared.serving, clientCa: prepared.clientCaBundle },
     });
     app.addHook('onClose', async () => {
-      compactor?.stop();
       await audit?.log.close();
     });
     await app.listen({ host: options.bindAddress, port: options.securePort });
     const port = (app.server.address() as AddressInfo).port;
     const url = serverUrl(options.bindAddress, port);
-    plane.advertise({ address: advertiseAddress(options.bindAddress), port });
     let adminKubeconfig: string | undefined;
     if (prepared.adminToken !== null) {
       const spec = { server: url, caCert: prepared.servingCaBundle, token: prepared.adminToken };
       adminKubeconfig = await ensureAdminKubeconfig(options.dataDir, spec, logger);
     }
+    // This replica in elections: stable across its restarts (a restarted leader renews at once
+    // instead of waiting out its own lease), unique among replicas (no two serve one address).
+    const servingAddress = new URL(url).host;
+    const identity = `${hostname()}_${servingAddress}`;
+    const apiserverClient = inProcessClient(app, inProcessIdentities, APISERVER_USER.name, APISERVER_USER.groups);
+    const leaseClientOf = (client: KubeClient) => client.space(SYSTEM_TENANT).namespace(LEADER_ELECTION_NAMESPACE).resource(leases);
+    /** Runs `start` on the replica holding Lease `name` (`client` writes it), or here when leader election is off. */
+    const elected = (name: string, client: KubeClient, start: () => { stop(): Promise<void> }): { stop(): Promise<void> } =>
+      options.leaderElection.enabled ? startLeaderElected({ leases: leaseClientOf(client), name, identity, timing: options.leaderElection.timing, start, log: logger }) : start();
+
+    const identityLease = new IdentityLease({
+      leases: leaseClientOf(apiserverClient),
+      id: apiserverId(hostname(), servingAddress),
+      hostname: hostname(),
+      durationSeconds: options.identityLease.durationSeconds,
+      renewIntervalMs: options.identityLease.renewIntervalSeconds * 1000,
+      log: logger,
+    });
+    identityLease.start();
+    // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
+    const compactor =
+      store.backend === 'etcd'
+        ? elected(ETCD_COMPACTOR_LEASE, apiserverClient, () => {
+            const running = startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed'));
+            return { stop: async () => running.stop() };
+          })
+        : undefined;
+    const endpoint = { address: advertiseAddress(options.bindAddress), port };
+    const advertiser = elected(KUBERNETES_SERVICE_LEASE, apiserverClient, () => {
+      plane.advertise(endpoint);
+      return { stop: async () => plane.withdraw() };
+    });
     const manager = options.controllers
-      ? startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.servingCaBundle, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger })
+      ? elected(CONTROLLER_MANAGER_LEASE, inProcessClient(app, inProcessIdentities, CONTROLLER_MANAGER_USER), () =>
+          startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.servingCaBundle, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger }),
+        )
       : undefined;
     const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;
-    const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop()])) };
+    // Stopped before the HTTP server closes: releasing a Lease is a request through it.
+    const controllers = { stop: async () => void (await Promise.all([manager?.stop(), simulator?.stop(), compactor?.stop(), advertiser.stop(), identityLease.stop()])) };
     exitOnSignals({ app, store, plane, controllers, logger });
     // The e2e harness reads `url` from this line.
     logger.info(
-      { url, backend: store.backend, version: versionInfo(buildInfo).gitVersion, adminKubeconfig, tokens: tokenFile.size },
+      { url, backend: store.backend, version: versionInfo(buildInfo).gitVersion, adminKubeconfig, tokens: tokenFile.size, identity, leaderElection: options.leaderElection.enabled },
       'kube-spaces serving',
     );
   } catch (err) {

@@ -53,6 +53,13 @@ export interface LeaderElectionConfig {
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
+/** client-go's NewLeaderElector checks, in its words; throws on timings that could elect two leaders. */
+export function checkLeaderElectionTiming({ leaseDurationMs, renewDeadlineMs, retryPeriodMs }: LeaderElectionTiming): void {
+  if (!(retryPeriodMs > 0)) throw new Error('retryPeriod must be greater than zero');
+  if (!(leaseDurationMs > renewDeadlineMs)) throw new Error('leaseDuration must be greater than renewDeadline');
+  if (!(renewDeadlineMs > JITTER_FACTOR * retryPeriodMs)) throw new Error(`renewDeadline must be greater than retryPeriod*${JITTER_FACTOR}`);
+}
+
 /** The part of a Lease's spec that is the election record: what changing means. */
 type ElectionRecord = Required<Pick<NonNullable<Lease['spec']>, 'holderIdentity' | 'leaseDurationSeconds' | 'acquireTime' | 'renewTime' | 'leaseTransitions'>>;
 
@@ -66,10 +73,7 @@ export class LeaderElector {
 
   constructor(private readonly config: LeaderElectionConfig) {
     this.timing = config.timing ?? DEFAULT_LEADER_ELECTION_TIMING;
-    const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = this.timing;
-    if (!(retryPeriodMs > 0)) throw new Error('retryPeriod must be greater than zero');
-    if (!(leaseDurationMs > renewDeadlineMs)) throw new Error('leaseDuration must be greater than renewDeadline');
-    if (!(renewDeadlineMs > JITTER_FACTOR * retryPeriodMs)) throw new Error(`renewDeadline must be greater than retryPeriod*${JITTER_FACTOR}`);
+    checkLeaderElectionTiming(this.timing);
     if (config.identity === '') throw new Error('a candidate needs an identity');
   }
 

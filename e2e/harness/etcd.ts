@@ -1,6 +1,7 @@
 /**
- * Starts a real, single-member etcd for tests and benchmarks: loopback only, free ports, a fresh
- * temporary data dir, stopped by PID and removed afterwards.
+ * Starts a real etcd for tests and benchmarks, one member (`startEtcd`) or several
+ * (`startEtcdCluster`): loopback only, free ports, a fresh temporary data dir per member, stopped
+ * by PID and removed afterwards.
  *
  * @example
  *   const etcdBinary = etcdBinaryForTests();
@@ -150,6 +151,8 @@ class EtcdInstance implements EtcdProcess {
     private readonly dir: string,
     private readonly clientPort: number,
     private readonly peerPort: number,
+    /** This member's name and the cluster it starts in (`name=peerURL,…`); the name alone for a single member. */
+    private readonly membership: { name: string; initialCluster?: string; token?: string },
     private readonly extraArgs: string[],
     /** The TLS files etcd serves with, and those a client needs; undefined for plain HTTP. */
     private readonly tls: { serverCertFile: string; serverKeyFile: string; client: EtcdClientTls } | undefined,
@@ -182,16 +185,22 @@ class EtcdInstance implements EtcdProcess {
     return join(this.dir, 'etcd.log');
   }
 
+  get peerUrl(): string {
+    return `http://${HOST}:${this.peerPort}`;
+  }
+
   private args(): string[] {
-    const peer = `http://${HOST}:${this.peerPort}`;
+    const peer = this.peerUrl;
+    const { name, initialCluster = `${name}=${peer}`, token } = this.membership;
     return [
-      '--name=test',
+      `--name=${name}`,
       `--data-dir=${this.dataDir}`,
       `--listen-client-urls=${this.endpoint}`,
       `--advertise-client-urls=${this.endpoint}`,
       `--listen-peer-urls=${peer}`,
       `--initial-advertise-peer-urls=${peer}`,
-      `--initial-cluster=test=${peer}`,
+      `--initial-cluster=${initialCluster}`,
+      ...(token ? [`--initial-cluster-token=${token}`] : []),
       `--max-request-bytes=${MAX_REQUEST_BYTES}`,
       '--logger=zap',
       '--log-outputs=stderr',
@@ -315,7 +324,7 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProces
     const dir = await mkdtemp(join(tmpdir(), 'kube-spaces-etcd-'));
     const [clientPort, peerPort] = await freePorts(2);
     const tls = opts.tls ? await writeTlsFiles(dir) : undefined;
-    const instance = new EtcdInstance(binary, dir, clientPort!, peerPort!, opts.extraArgs ?? [], tls);
+    const instance = new EtcdInstance(binary, dir, clientPort!, peerPort!, { name: 'test' }, opts.extraArgs ?? [], tls);
     try {
       await instance.start();
       return instance;
@@ -325,4 +334,63 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProces
     }
   }
   throw lastError;
+}
+
+export interface EtcdCluster {
+  readonly members: readonly EtcdProcess[];
+  /** Every member's client URL, for `--etcd-servers`. */
+  readonly endpoints: string[];
+  /** The member that leads now (asked of each running member's maintenance status). */
+  leader(): Promise<EtcdProcess>;
+  /** Kills and removes every member; safe to call twice. */
+  cleanup(): Promise<void>;
+}
+
+/** etcd's maintenance status through its JSON gateway: this member's id and the leader's (uint64s as strings). */
+async function memberStatus(endpoint: string): Promise<{ member: string; leader: string } | undefined> {
+  try {
+    const res = await fetch(`${endpoint}/v3/maintenance/status`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(1_000) });
+    const body = (await res.json()) as { header?: { member_id?: string }; leader?: string };
+    return body.header?.member_id && body.leader ? { member: body.header.member_id, leader: body.leader } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts an etcd cluster of `members` members (plain HTTP) on free loopback ports, each with its
+ * own temporary data dir, and resolves once every member is healthy (which needs a leader).
+ */
+export async function startEtcdCluster(opts: { members: number; binary?: string }): Promise<EtcdCluster> {
+  const binary = opts.binary ?? findEtcdBinary();
+  if (binary === undefined) throw new Error('no etcd binary (install etcd-server, or set ETCD_BINARY)');
+  const ports = await freePorts(2 * opts.members);
+  const dirs = await Promise.all(Array.from({ length: opts.members }, () => mkdtemp(join(tmpdir(), 'kube-spaces-etcd-'))));
+  const names = dirs.map((_, i) => `m${i}`);
+  const initialCluster = names.map((name, i) => `${name}=http://${HOST}:${ports[2 * i + 1]}`).join(',');
+  // A token of this cluster only: members of another test's cluster never join it.
+  const token = `kube-spaces-${dirs[0]!.split('-').at(-1)}`;
+  const members = dirs.map((dir, i) => new EtcdInstance(binary, dir, ports[2 * i]!, ports[2 * i + 1]!, { name: names[i]!, initialCluster, token }, [], undefined));
+  const cleanup = async (): Promise<void> => void (await Promise.all(members.map((m) => m.cleanup())));
+  try {
+    // Together: no member is healthy before a quorum runs.
+    await Promise.all(members.map((m) => m.start()));
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  return {
+    members,
+    endpoints: members.map((m) => m.endpoint),
+    async leader() {
+      for (let tries = 0; tries < 100; tries += 1) {
+        const statuses = await Promise.all(members.map((m) => memberStatus(m.endpoint)));
+        const index = statuses.findIndex((s) => s !== undefined && s.member === s.leader);
+        if (index !== -1) return members[index]!;
+        await delay(100);
+      }
+      throw new Error('no etcd member says it leads');
+    },
+    cleanup,
+  };
 }

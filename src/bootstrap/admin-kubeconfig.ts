@@ -1,6 +1,8 @@
 /**
- * `<data-dir>/admin.kubeconfig`: the system admin's kubeconfig, written once the server listens
- * (so it names the port actually bound) and retargeted on later starts if the port or CA changed.
+ * `<data-dir>/admin.kubeconfig`: the system admin's kubeconfig, written by the first start, once
+ * the server listens (so it names the port actually bound), and never rewritten: replicas sharing a
+ * data directory would otherwise each point it at themselves on every start, and an operator's edit
+ * (the load balancer's address as `server:`) would be lost. Delete it to have the next start write it.
  */
 import { isIP } from 'node:net';
 import { join } from 'node:path';
@@ -34,10 +36,9 @@ export async function ensureAdminKubeconfig(
     logger.info({ path, server: spec.server }, 'wrote the admin kubeconfig');
     return path;
   }
-  const retargeted = retargetKubeconfig(existing, spec);
-  if (retargeted !== null) {
-    await writeFileAtomic(path, retargeted, PRIVATE_MODE);
-    logger.info({ path, server: spec.server }, 'pointed the admin kubeconfig at this server');
+  // retargetKubeconfig answers null when the kubeconfig already names this server and CA.
+  if (retargetKubeconfig(existing, spec) !== null) {
+    logger.info({ path, server: spec.server }, 'the admin kubeconfig names another server or CA; left as it is (delete it to have it written for this server)');
   }
   return path;
 }

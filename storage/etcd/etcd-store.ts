@@ -25,6 +25,7 @@ import {
   CompareResult,
   CompareTarget,
   Etcd3,
+  isRecoverableError,
   type CallContext,
   type ICompare,
   type IKeyValue,
@@ -99,6 +100,42 @@ const RUN_ONCE: FaultPolicy = {
   execute: async (fn, signal) => fn({ signal: signal ?? NEVER_ABORTED }),
 };
 
+/** A member that failed this many calls in a row is skipped for MEMBER_SKIP_MS. */
+const MEMBER_FAILURES_TO_SKIP = 3;
+/**
+ * How long a failing member is skipped. etcd3's own breaker skips it for 5 s; but while etcd
+ * elects a leader every member fails a few calls ("leader changed", "no leader"), so all of them
+ * were skipped at once and the store answered nothing for 5 s after each election. A second keeps
+ * calls off a dead member most of the time and bounds that outage to a second.
+ */
+const MEMBER_SKIP_MS = 1_000;
+
+/**
+ * Per member of a several-member cluster: runs each call once, and skips the member (the pool
+ * then tries the next one) for a moment after consecutive failures that say it cannot serve.
+ */
+function memberBreaker(): FaultPolicy {
+  let failures = 0;
+  let skipUntil = 0;
+  return {
+    ...RUN_ONCE,
+    async execute(fn, signal) {
+      if (performance.now() < skipUntil) throw new Error(`etcd member skipped for ${MEMBER_SKIP_MS} ms after ${MEMBER_FAILURES_TO_SKIP} failed calls`);
+      try {
+        const result = await fn({ signal: signal ?? NEVER_ABORTED });
+        failures = 0;
+        return result;
+      } catch (err) {
+        if (err instanceof Error && isRecoverableError(err) && ++failures >= MEMBER_FAILURES_TO_SKIP) {
+          failures = 0;
+          skipUntil = performance.now() + MEMBER_SKIP_MS;
+        }
+        throw err;
+      }
+    },
+  };
+}
+
 /**
  * Connects to etcd and checks it answers (Unavailable otherwise).
  *
@@ -115,9 +152,9 @@ export async function openEtcdStore(endpoints: readonly string[], opts: EtcdStor
       'grpc.keepalive_time_ms': 30_000,
       'grpc.keepalive_timeout_ms': 10_000,
     },
-    // A circuit breaker per host (etcd3's default) only helps when another host can take the
-    // call; with one endpoint it just keeps the store down for 5 s after etcd is back.
-    faultHandling: endpoints.length === 1 ? { global: RUN_ONCE, host: () => RUN_ONCE } : { global: RUN_ONCE },
+    // Skipping a failing member only helps when another can take the call; with one endpoint it
+    // would just keep the store down after etcd is back.
+    faultHandling: { global: RUN_ONCE, host: () => (endpoints.length === 1 ? RUN_ONCE : memberBreaker()) },
     defaultCallOptions: (context: CallContext) => (context.isStream ? {} : { deadline: Date.now() + CALL_TIMEOUT_MS }),
   });
   const store = new EtcdStore(client, new Keyspace(opts.prefix));

@@ -87,6 +87,11 @@ export class KubernetesServiceController {
     for (const tenant of this.deps.tenants.lister().list()) this.controller.enqueue(keyIn(tenant.metadata.name!));
   }
 
+  /** Idle again: another replica publishes its endpoint now, and two publishing would undo each other's writes forever. */
+  withdraw(): void {
+    this.endpoint = undefined;
+  }
+
   private async reconcile(key: ObjectKey): Promise<ReconcileResult> {
     const endpoint = this.endpoint;
     if (!endpoint) return done;
