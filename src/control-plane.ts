@@ -45,6 +45,9 @@ import type { Store } from '../storage/store.js';
 import { NodeUsage } from './server/handlers/above-spaces.js';
 import { ensureLocalAPIServices } from './apiserver-controllers/apiregistration/ensure-local-api-services.js';
 import { ApiError } from '../api/status.js';
+import { validatingPolicyAdmission } from '../api/admission/policies/validating-policy-admission.js';
+import type { PolicyReaders } from '../api/admission/policies/policy-sources.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/kinds/admissionregistration/validating-admission-policy.js';
 
 export interface ControlPlaneOptions {
   /** The service IP range every space allocates cluster IPs from. */
@@ -131,6 +134,20 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     return crd !== undefined && isSharedCrd(crd);
   };
   const authorizer = new Authorizer(rbac, registry.all().filter((d) => d.scope === 'cluster'), isSharedCrdName);
+  // Admission policies and their bindings, from informers made below; params from the watch cache.
+  const policyInformers: { validating?: Informer; validatingBindings?: Informer } = {};
+  const watchCacheRef: { current?: WatchCaches } = {};
+  const policyReaders: PolicyReaders = {
+    namespace: (tenant, name) => readers.namespace!({ tenant, namespace: '', name }),
+    kindFor: (tenant, apiVersion, kind) => registry.view(tenant).all().find((d) => d.apiVersion === apiVersion && d.kind === kind),
+    get: (def, tenant, namespace, name) => watchCacheRef.current!.get(def, { tenant, namespace, name }),
+    select: async (def, tenant, namespace, labelSelector) => (await watchCacheRef.current!.list(def, { tenant, namespace }, { labelSelector })).items,
+    equivalents: (def) =>
+      registry
+        .all()
+        .filter((d) => d !== def && d.storage.group === def.storage.group && d.storage.resource === def.storage.resource)
+        .map((d) => ({ group: d.group, version: d.version, resource: d.resource })),
+  };
   const generic = new GenericStore(store, [
     rbacEscalationAdmission(authorizer),
     sharedCrdNames(isSharedCrdName),
@@ -145,12 +162,20 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     }),
     clusterIpAdmission(allocator),
     nodePortAdmission(new NodePortAllocator(store)),
+    validatingPolicyAdmission({
+      lister: {
+        policies: (tenant) => policyInformers.validating!.lister<ValidatingAdmissionPolicy>().list({ tenant }),
+        bindings: (tenant) => policyInformers.validatingBindings!.lister<ValidatingAdmissionPolicyBinding>().list({ tenant }),
+      },
+      readers: policyReaders,
+    }),
     // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
     resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
   ]);
 
   // One informer per kind, shared by every controller (and admission) that watches it.
   const watchCaches = new WatchCaches(generic, store);
+  watchCacheRef.current = watchCaches;
   const informers = new InformerFactory<ResourceDefinition>((def, space, selectors) => inProcessSource(watchCaches, def, space, selectors), (err, informer) => options.log.error({ err, informer }, 'informer error'));
   const tenants = informers.informerFor(tenantDef);
   const namespaces = informers.informerFor(kinds.namespaces);
@@ -161,6 +186,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   crdInformer.current = crds;
   namespaced.quotas = informers.informerFor(quotaDef);
   namespaced.limitRanges = informers.informerFor(requireKind(registry, '', 'limitranges'));
+  policyInformers.validating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'validatingadmissionpolicies'));
+  policyInformers.validatingBindings = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'validatingadmissionpolicybindings'));
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -206,7 +233,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   informers.start();
   for (const c of controllers) c.start();
   eventExpiry.start();
-  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, policyInformers.validating, policyInformers.validatingBindings, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,
