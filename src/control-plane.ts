@@ -46,6 +46,8 @@ import { NodeUsage } from './server/handlers/above-spaces.js';
 import { ensureLocalAPIServices } from './apiserver-controllers/apiregistration/ensure-local-api-services.js';
 import { ApiError } from '../api/status.js';
 import { validatingPolicyAdmission } from '../api/admission/policies/validating-policy-admission.js';
+import { mutatingPolicyAdmission } from '../api/admission/policies/mutating-policy-admission.js';
+import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '../api/kinds/admissionregistration/mutating-admission-policy.js';
 import type { PolicyReaders } from '../api/admission/policies/policy-sources.js';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/kinds/admissionregistration/validating-admission-policy.js';
 
@@ -135,7 +137,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   };
   const authorizer = new Authorizer(rbac, registry.all().filter((d) => d.scope === 'cluster'), isSharedCrdName);
   // Admission policies and their bindings, from informers made below; params from the watch cache.
-  const policyInformers: { validating?: Informer; validatingBindings?: Informer } = {};
+  const policyInformers: { validating?: Informer; validatingBindings?: Informer; mutating?: Informer; mutatingBindings?: Informer } = {};
   const watchCacheRef: { current?: WatchCaches } = {};
   const policyReaders: PolicyReaders = {
     namespace: (tenant, name) => readers.namespace!({ tenant, namespace: '', name }),
@@ -162,6 +164,13 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     }),
     clusterIpAdmission(allocator),
     nodePortAdmission(new NodePortAllocator(store)),
+    mutatingPolicyAdmission({
+      lister: {
+        policies: (tenant) => policyInformers.mutating!.lister<MutatingAdmissionPolicy>().list({ tenant }),
+        bindings: (tenant) => policyInformers.mutatingBindings!.lister<MutatingAdmissionPolicyBinding>().list({ tenant }),
+      },
+      readers: policyReaders,
+    }),
     validatingPolicyAdmission({
       lister: {
         policies: (tenant) => policyInformers.validating!.lister<ValidatingAdmissionPolicy>().list({ tenant }),
@@ -188,6 +197,9 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   namespaced.limitRanges = informers.informerFor(requireKind(registry, '', 'limitranges'));
   policyInformers.validating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'validatingadmissionpolicies'));
   policyInformers.validatingBindings = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'validatingadmissionpolicybindings'));
+  // One served version of the mutating policies (the first, v1beta1) is enough: every version reads the same storage.
+  policyInformers.mutating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'mutatingadmissionpolicies'));
+  policyInformers.mutatingBindings = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'mutatingadmissionpolicybindings'));
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -233,7 +245,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   informers.start();
   for (const c of controllers) c.start();
   eventExpiry.start();
-  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, policyInformers.validating, policyInformers.validatingBindings, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, policyInformers.validating, policyInformers.validatingBindings, policyInformers.mutating, policyInformers.mutatingBindings, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,

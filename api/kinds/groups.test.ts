@@ -56,6 +56,14 @@ const samples: Record<string, KubeObject> = {
       validations: [{ expression: 'object.spec.replicas <= int(params.data.max)', messageExpression: "'at most ' + params.data.max" }],
     },
   },
+  mutatingadmissionpolicies: {
+    metadata: { name: 'team-label' },
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+      mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'team': 'shop'}}}" } }],
+    },
+  },
+  mutatingadmissionpolicybindings: { metadata: { name: 'team-label' }, spec: { policyName: 'team-label' } },
   validatingadmissionpolicybindings: {
     metadata: { name: 'replica-limit' },
     spec: { policyName: 'replica-limit', paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' }, validationActions: ['Deny'] },
@@ -126,6 +134,10 @@ describe('groupKinds', () => {
       'storage.k8s.io/v1/storageclasses',
       'admissionregistration.k8s.io/v1/validatingadmissionpolicies',
       'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
+      'admissionregistration.k8s.io/v1beta1/mutatingadmissionpolicies',
+      'admissionregistration.k8s.io/v1beta1/mutatingadmissionpolicybindings',
+      'admissionregistration.k8s.io/v1alpha1/mutatingadmissionpolicies',
+      'admissionregistration.k8s.io/v1alpha1/mutatingadmissionpolicybindings',
       'apiextensions.k8s.io/v1/customresourcedefinitions',
       'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
@@ -142,6 +154,10 @@ describe('groupKinds', () => {
       'storageclasses',
       'validatingadmissionpolicies',
       'validatingadmissionpolicybindings',
+      'mutatingadmissionpolicies',
+      'mutatingadmissionpolicybindings',
+      'mutatingadmissionpolicies',
+      'mutatingadmissionpolicybindings',
       'customresourcedefinitions',
       'priorityclasses',
     ]);

@@ -16,6 +16,8 @@ export interface PolicyCelOptions {
   hasParams: boolean;
   /** The names of the variables declared before the expression (all of them for validations). */
   variables: readonly string[];
+  /** Mutations build objects (`Object{…}`, `JSONPatch{…}`), read as maps (see cel/object-literals.ts). */
+  objectLiterals?: boolean;
 }
 
 /** What the expression must evaluate to (kube: bool for conditions, string for messages). */
@@ -33,7 +35,7 @@ export function policyVariables(opts: PolicyCelOptions): Record<string, CelType>
 
 /** Compiles a policy expression: the program, or kube's detail of why not (`compilation failed: …`). */
 export function compilePolicyExpression(source: string, opts: PolicyCelOptions, expected: ExpectedResult): CompiledExpression | { error: string } {
-  const compiled = compileExpression(source, policyVariables(opts));
+  const compiled = compileExpression(source, policyVariables(opts), { objectLiteralsAsMaps: opts.objectLiterals === true });
   if ('errors' in compiled) return { error: `compilation failed: ${compiled.errors}` };
   const kind = compiled.result.kind;
   if (expected !== 'any' && kind !== expected && kind !== 'dyn') return { error: `cel expression must evaluate to ${expected}` };

@@ -202,9 +202,9 @@ export function validatePolicySpecCommon(spec: PolicySpecCommon, path: string): 
 }
 
 /** An expression of the policy's body, seeing every variable. */
-export function validatePolicyExpression(source: string, spec: PolicySpecCommon, expected: ExpectedResult, path: string): FieldError[] {
+export function validatePolicyExpression(source: string, spec: PolicySpecCommon, expected: ExpectedResult, path: string, objectLiterals = false): FieldError[] {
   const variables = (spec.variables ?? []).map((v) => v.name ?? '').filter(Boolean);
-  return validateExpression(source, { hasParams: spec.paramKind != null, variables }, expected, path);
+  return validateExpression(source, { hasParams: spec.paramKind != null, variables, objectLiterals }, expected, path);
 }
 
 /** kube's validateParamRef. */
