@@ -152,6 +152,44 @@ describe.each(backendCases(kubectlPath !== undefined))('admission policies on th
       expect(other.stderr).not.toContain('Warning:');
     });
 
+    it('sets a default label on t1\'s pods with a MutatingAdmissionPolicy, and on t1\'s only', async () => {
+      const policy: Manifest = {
+        apiVersion: `${GROUP}/v1alpha1`,
+        kind: 'MutatingAdmissionPolicy',
+        metadata: { name: 'default-team' },
+        spec: {
+          matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+          matchConditions: [{ name: 'no-team', expression: "!has(object.metadata.labels) || !('team' in object.metadata.labels)" }],
+          failurePolicy: 'Fail',
+          reinvocationPolicy: 'Never',
+          mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'team': 'shop'}}}" } }],
+        },
+      };
+      const mapBinding: Manifest = { apiVersion: `${GROUP}/v1alpha1`, kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'default-team' }, spec: { policyName: 'default-team' } };
+      const created = await apply(t1, [policy, mapBinding]);
+      expect(created.code, created.stderr).toBe(0);
+      const listed = await kubectl.run(['get', 'mutatingadmissionpolicies'], { kubeconfig: t1.kubeconfig });
+      expect(listed.stdout).toMatch(/^NAME\s+MUTATIONS\s+PARAMKIND\s+AGE\ndefault-team\s+1\s+<unset>\s+/);
+      const manual = (name: string, labels?: Record<string, string>): Manifest => ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'shop', ...(labels ? { labels } : {}) },
+        spec: { schedulerName: 'e2e-manual', containers: [{ name: 'c', image: 'nginx:1.27' }] },
+      });
+      await eventually('the mutation', async () => {
+        const res = await kubectl.run(['create', '--dry-run=server', '-o', 'jsonpath={.metadata.labels.team}', '-f', '-'], { kubeconfig: t1.kubeconfig, stdin: toYamlStream([manual('probe')]) });
+        return res.stdout === 'shop';
+      });
+      for (const [who, version] of [[t1, '1.27'], [t2, '1.33']] as const) {
+        const res = await kubectl.run(['create', '-f', '-'], { kubeconfig: who.kubeconfig, stdin: toYamlStream([manual('labelled'), manual('own', { team: 'mine' })]), version });
+        expect(res.code, res.stderr).toBe(0);
+      }
+      const label = async (who: UserCredentials, pod: string) => (await kubectl.run(['get', 'pod', pod, '-n', 'shop', '-o', 'jsonpath={.metadata.labels.team}'], { kubeconfig: who.kubeconfig })).stdout;
+      expect(await label(t1, 'labelled')).toBe('shop');
+      expect(await label(t1, 'own')).toBe('mine');
+      expect(await label(t2, 'labelled')).toBe('');
+    });
+
     it('applies a system-space policy labelled for every space to t1 and t2, out of their reach', async () => {
       const marked = { 'kube-spaces.io/all-spaces': 'true' };
       const policy: Manifest = {
