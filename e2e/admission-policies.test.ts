@@ -124,6 +124,25 @@ describe.each(backendCases(kubectlPath !== undefined))('admission policies on th
       expect(other.code, other.stderr).toBe(0);
     });
 
+    it('type-checks a policy against the kinds it matches, in status.typeChecking', async () => {
+      const typo: Manifest = {
+        apiVersion: `${GROUP}/v1`,
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'typo' },
+        spec: { matchConstraints: { resourceRules: [deploymentRule] }, validations: [{ expression: 'object.spec.replicas > 0' }, { expression: 'object.spec.replica > 0' }] },
+      };
+      expect((await apply(t1, [typo])).code).toBe(0);
+      const status = async (name: string) => (await t1.api.request('GET', `/apis/${GROUP}/v1/validatingadmissionpolicies/${name}`)).json() as { status?: Record<string, unknown> };
+      await eventually('the typo policy\'s status', async () => (await status('typo')).status?.observedGeneration === 1);
+      expect((await status('typo')).status).toEqual({
+        observedGeneration: 1,
+        typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[1].expression', warning: "ERROR: <input>:1:12: undefined field 'replica'\n | object.spec.replica > 0\n | ...........^" }] },
+      });
+      await eventually('the replica-limit policy\'s status', async () => (await status('replica-limit')).status?.observedGeneration === 1);
+      expect((await status('replica-limit')).status).toEqual({ observedGeneration: 1, typeChecking: {} });
+      expect((await kubectl.run(['delete', 'validatingadmissionpolicy', 'typo'], { kubeconfig: t1.kubeconfig })).code).toBe(0);
+    });
+
     it('warns with kubectl\'s Warning line and writes the audit annotation, without refusing', async () => {
       const policy = {
         apiVersion: `${GROUP}/v1`,

@@ -29,6 +29,7 @@ import type { ResourceDefinition } from '../api/registry/resource-definition.js'
 import { KubernetesServiceController } from './apiserver-controllers/kubernetes-service/kubernetes-service-controller.js';
 import type { AdvertisedEndpoint } from './apiserver-controllers/kubernetes-service/kubernetes-service-objects.js';
 import { crdStatusController } from './apiserver-controllers/crd-status/crd-status-controller.js';
+import { policyStatusController } from './apiserver-controllers/policy-status/policy-status-controller.js';
 import { EventExpiry } from './apiserver-controllers/event-ttl/event-expiry.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from './apiserver-controllers/in-process-source.js';
@@ -239,6 +240,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const controllers: Controller[] = [
     kubernetesService.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
+    policyStatusController({ generic, policies: policyInformers.validating, policyDef: kind('admissionregistration.k8s.io', 'validatingadmissionpolicies'), registry, log: options.log }),
   ];
   // Events go an hour after their last write (kube-apiserver's --event-ttl default).
   const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), log: options.log });

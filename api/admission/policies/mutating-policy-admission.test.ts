@@ -68,7 +68,7 @@ describe('MutatingAdmissionPolicy admission', () => {
     const a = attrs('t1', pod());
     await plugin({ t1: { policies: [patch], bindings: [binding('annotate')] } }).mutate!(a);
     expect(a.object.metadata.annotations).toEqual({ checked: 'yes' });
-    expect((a.object as { spec: { containers: Array<{ image: string }> } }).spec.containers[0]!.image).toBe('nginx:1.27');
+    expect((a.object as unknown as { spec: { containers: Array<{ image: string }> } }).spec.containers[0]!.image).toBe('nginx:1.27');
   });
 
   it('refuses with the error under failurePolicy Fail, and ignores it under Ignore', async () => {
