@@ -29,6 +29,7 @@ import type { ResourceDefinition } from '../api/registry/resource-definition.js'
 import { KubernetesServiceController } from './apiserver-controllers/kubernetes-service/kubernetes-service-controller.js';
 import type { AdvertisedEndpoint } from './apiserver-controllers/kubernetes-service/kubernetes-service-objects.js';
 import { crdStatusController } from './apiserver-controllers/crd-status/crd-status-controller.js';
+import { policyStatusController } from './apiserver-controllers/policy-status/policy-status-controller.js';
 import { EventExpiry } from './apiserver-controllers/event-ttl/event-expiry.js';
 import type { Controller } from '../controllers/runtime/controller.js';
 import { inProcessSource } from './apiserver-controllers/in-process-source.js';
@@ -45,6 +46,11 @@ import type { Store } from '../storage/store.js';
 import { NodeUsage } from './server/handlers/above-spaces.js';
 import { ensureLocalAPIServices } from './apiserver-controllers/apiregistration/ensure-local-api-services.js';
 import { ApiError } from '../api/status.js';
+import { validatingPolicyAdmission } from '../api/admission/policies/validating-policy-admission.js';
+import { mutatingPolicyAdmission } from '../api/admission/policies/mutating-policy-admission.js';
+import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding } from '../api/kinds/admissionregistration/mutating-admission-policy.js';
+import type { PolicyReaders } from '../api/admission/policies/policy-sources.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../api/kinds/admissionregistration/validating-admission-policy.js';
 
 export interface ControlPlaneOptions {
   /** The service IP range every space allocates cluster IPs from. */
@@ -135,6 +141,20 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     return crd !== undefined && isSharedCrd(crd);
   };
   const authorizer = new Authorizer(rbac, registry.all().filter((d) => d.scope === 'cluster'), isSharedCrdName);
+  // Admission policies and their bindings, from informers made below; params from the watch cache.
+  const policyInformers: { validating?: Informer; validatingBindings?: Informer; mutating?: Informer; mutatingBindings?: Informer } = {};
+  const watchCacheRef: { current?: WatchCaches } = {};
+  const policyReaders: PolicyReaders = {
+    namespace: (tenant, name) => readers.namespace!({ tenant, namespace: '', name }),
+    kindFor: (tenant, apiVersion, kind) => registry.view(tenant).all().find((d) => d.apiVersion === apiVersion && d.kind === kind),
+    get: (def, tenant, namespace, name) => watchCacheRef.current!.get(def, { tenant, namespace, name }),
+    select: async (def, tenant, namespace, labelSelector) => (await watchCacheRef.current!.list(def, { tenant, namespace }, { labelSelector })).items,
+    equivalents: (def) =>
+      registry
+        .all()
+        .filter((d) => d !== def && d.storage.group === def.storage.group && d.storage.resource === def.storage.resource)
+        .map((d) => ({ group: d.group, version: d.version, resource: d.resource })),
+  };
   const generic = new GenericStore(store, [
     rbacEscalationAdmission(authorizer),
     sharedCrdNames(isSharedCrdName),
@@ -149,12 +169,27 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     }),
     clusterIpAdmission(allocator),
     nodePortAdmission(new NodePortAllocator(store)),
+    mutatingPolicyAdmission({
+      lister: {
+        policies: (tenant) => policyInformers.mutating!.lister<MutatingAdmissionPolicy>().list({ tenant }),
+        bindings: (tenant) => policyInformers.mutatingBindings!.lister<MutatingAdmissionPolicyBinding>().list({ tenant }),
+      },
+      readers: policyReaders,
+    }),
+    validatingPolicyAdmission({
+      lister: {
+        policies: (tenant) => policyInformers.validating!.lister<ValidatingAdmissionPolicy>().list({ tenant }),
+        bindings: (tenant) => policyInformers.validatingBindings!.lister<ValidatingAdmissionPolicyBinding>().list({ tenant }),
+      },
+      readers: policyReaders,
+    }),
     // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
     resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
   ]);
 
   // One informer per kind, shared by every controller (and admission) that watches it.
   const watchCaches = new WatchCaches(generic, store);
+  watchCacheRef.current = watchCaches;
   const informers = new InformerFactory<ResourceDefinition>((def, space, selectors) => inProcessSource(watchCaches, def, space, selectors), (err, informer) => options.log.error({ err, informer }, 'informer error'));
   const tenants = informers.informerFor(tenantDef);
   const namespaces = informers.informerFor(kinds.namespaces);
@@ -165,6 +200,11 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   crdInformer.current = crds;
   namespaced.quotas = informers.informerFor(quotaDef);
   namespaced.limitRanges = informers.informerFor(requireKind(registry, '', 'limitranges'));
+  policyInformers.validating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'validatingadmissionpolicies'));
+  policyInformers.validatingBindings = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'validatingadmissionpolicybindings'));
+  // One served version of the mutating policies (the first, v1beta1) is enough: every version reads the same storage.
+  policyInformers.mutating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'mutatingadmissionpolicies'));
+  policyInformers.mutatingBindings = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'mutatingadmissionpolicybindings'));
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -204,12 +244,13 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const controllers: Controller[] = [
     kubernetesService.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
+    policyStatusController({ generic, policies: policyInformers.validating, policyDef: kind('admissionregistration.k8s.io', 'validatingadmissionpolicies'), registry, log: options.log }),
   ];
   const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), ttlMs: options.eventTtlMs, log: options.log });
   informers.start();
   for (const c of controllers) c.start();
   eventExpiry.start();
-  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, policyInformers.validating, policyInformers.validatingBindings, policyInformers.mutating, policyInformers.mutatingBindings, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,

@@ -8,12 +8,13 @@
  *   if ('errors' in compiled) throw new Error(compiled.errors); // 'ERROR: <input>:1:6: ...'
  *   evaluate(compiled, { self: toCel(obj, types.self) }); // { value: true }
  */
-import { celEnv, isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
+import { celEnv, isCelError, isCelList, isCelMap, isCelUint, parse, plan, type CelInput } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { durationFromMs, timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { check, type ParsedExpr } from './checker.js';
 import { estimateCost, standardCallCost, type CallCost } from './cost.js';
 import { KUBERNETES_LIBRARIES } from './library.js';
+import { objectLiteralsAsMaps } from './object-literals.js';
 import { escapeFieldName, type CelType } from './types.js';
 
 export { schemaType, typeName, escapeFieldName, type CelType, type TypedSchema } from './types.js';
@@ -52,7 +53,7 @@ function offsetOf(source: string, line: number, column: number): number {
  * Compiles `source` with the variables declared: the expression, or cel-go's error text
  * (several errors on separate lines).
  */
-export function compileExpression(source: string, variables: Record<string, CelType>): CompiledExpression | { errors: string } {
+export function compileExpression(source: string, variables: Record<string, CelType>, options: { objectLiteralsAsMaps?: boolean } = {}): CompiledExpression | { errors: string } {
   let parsed: ParsedExpr;
   try {
     parsed = parse(source);
@@ -64,6 +65,7 @@ export function compileExpression(source: string, variables: Record<string, CelT
     if (!at) return { errors: `ERROR: <input>:1:1: Syntax error: ${message}${hint}` };
     return { errors: formatError(source, offsetOf(source, Number(at[1]), Number(at[2])), `Syntax error: ${at[3]}${hint}`) };
   }
+  if (options.objectLiteralsAsMaps) objectLiteralsAsMaps(parsed);
   const checked = check(env, KUBERNETES_LIBRARIES, parsed, variables);
   if (checked.errors.length > 0) {
     return { errors: checked.errors.map((e) => formatError(source, e.call ? Math.max(e.offset, source.indexOf('(', e.offset)) : e.offset, e.message)).join('\n') };
@@ -200,3 +202,28 @@ export function mayBe(type: CelType, want: 'bool' | 'string'): boolean {
   return type.kind === want || type.kind === 'dyn';
 }
 
+
+/**
+ * A CEL value as JSON (what a mutation's expression yields): maps as objects, lists as arrays,
+ * ints as numbers, bytes as base64; undefined for what JSON cannot hold (types, errors).
+ */
+export function celToJson(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number') return value;
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (isCelUint(value)) return Number(value.value);
+  if (isCelList(value)) return [...value].map(celToJson);
+  if (isCelMap(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of value) out[String(k)] = celToJson(v);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map(celToJson);
+  if (typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = celToJson(v);
+    return out;
+  }
+  return undefined;
+}

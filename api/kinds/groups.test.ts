@@ -48,6 +48,26 @@ const samples: Record<string, KubeObject> = {
   clusterrolebindings: { metadata: { name: 'view-all' }, roleRef: { kind: 'ClusterRole', name: 'view-all' }, subjects: [{ kind: 'Group', name: 'devs' }] },
   storageclasses: { metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com', parameters: { type: 'gp3' }, allowedTopologies: [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['a'] }] }] },
   priorityclasses: { metadata: { name: 'high' }, value: 1000, description: 'important' },
+  validatingadmissionpolicies: {
+    metadata: { name: 'replica-limit' },
+    spec: {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments'] }] },
+      validations: [{ expression: 'object.spec.replicas <= int(params.data.max)', messageExpression: "'at most ' + params.data.max" }],
+    },
+  },
+  mutatingadmissionpolicies: {
+    metadata: { name: 'team-label' },
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+      mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'team': 'shop'}}}" } }],
+    },
+  },
+  mutatingadmissionpolicybindings: { metadata: { name: 'team-label' }, spec: { policyName: 'team-label' } },
+  validatingadmissionpolicybindings: {
+    metadata: { name: 'replica-limit' },
+    spec: { policyName: 'replica-limit', paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' }, validationActions: ['Deny'] },
+  },
   apiservices: { metadata: { name: 'v1beta1.metrics.k8s.io' }, spec: { group: 'metrics.k8s.io', version: 'v1beta1', service: { namespace: 'kube-system', name: 'metrics-server' }, groupPriorityMinimum: 100, versionPriority: 100, insecureSkipTLSVerify: true } },
   customresourcedefinitions: {
     metadata: { name: 'crontabs.stable.example.com' },
@@ -112,6 +132,12 @@ describe('groupKinds', () => {
       'rbac.authorization.k8s.io/v1/clusterroles',
       'rbac.authorization.k8s.io/v1/clusterrolebindings',
       'storage.k8s.io/v1/storageclasses',
+      'admissionregistration.k8s.io/v1/validatingadmissionpolicies',
+      'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
+      'admissionregistration.k8s.io/v1beta1/mutatingadmissionpolicies',
+      'admissionregistration.k8s.io/v1beta1/mutatingadmissionpolicybindings',
+      'admissionregistration.k8s.io/v1alpha1/mutatingadmissionpolicies',
+      'admissionregistration.k8s.io/v1alpha1/mutatingadmissionpolicybindings',
       'apiextensions.k8s.io/v1/customresourcedefinitions',
       'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
@@ -121,7 +147,20 @@ describe('groupKinds', () => {
 
   it('puts what Kubernetes calls cluster-scoped in the space, and the workloads in category all', () => {
     const names = (pick: (d: (typeof groupKinds)[number]) => boolean): string[] => groupKinds.filter(pick).map((d) => d.resource);
-    expect(names((d) => d.scope === 'space')).toEqual(['ingressclasses', 'clusterroles', 'clusterrolebindings', 'storageclasses', 'customresourcedefinitions', 'priorityclasses']);
+    expect(names((d) => d.scope === 'space')).toEqual([
+      'ingressclasses',
+      'clusterroles',
+      'clusterrolebindings',
+      'storageclasses',
+      'validatingadmissionpolicies',
+      'validatingadmissionpolicybindings',
+      'mutatingadmissionpolicies',
+      'mutatingadmissionpolicybindings',
+      'mutatingadmissionpolicies',
+      'mutatingadmissionpolicybindings',
+      'customresourcedefinitions',
+      'priorityclasses',
+    ]);
     expect(names((d) => d.categories.includes('all'))).toEqual(['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'horizontalpodautoscalers', 'jobs', 'cronjobs']);
     expect(names((d) => d.scale !== undefined)).toEqual(['deployments', 'replicasets', 'statefulsets']);
   });

@@ -1,9 +1,10 @@
 /**
  * Every built-in kind outside the core group, in the order kube-apiserver's `/apis` lists their
  * groups (apiregistration, apps, events, autoscaling, batch, networking, policy, rbac, storage,
- * apiextensions, scheduling, coordination, discovery: kube-aggregator's group priorities).
+ * admissionregistration, apiextensions, scheduling, coordination, discovery: kube-aggregator's group priorities).
  */
 import type { ResourceDefinition } from '../registry/resource-definition.js';
+import { admissionregistrationKinds } from './admissionregistration/index.js';
 import { apiextensionsKinds } from './apiextensions/index.js';
 import { apiregistrationKinds } from './apiregistration/index.js';
 import { appsKinds } from './apps/index.js';
@@ -28,6 +29,7 @@ export const groupKinds: ResourceDefinition[] = [
   ...policyKinds,
   ...rbacKinds,
   ...storageKinds,
+  ...admissionregistrationKinds,
   ...apiextensionsKinds,
   ...schedulingKinds,
   ...coordinationKinds,

@@ -12,7 +12,8 @@ import { listMeta } from './samples/metadata.js';
 // bodies as clients write them are in review-bodies.test.ts.
 // CustomResourceDefinitions are served as JSON only for now (JSONSchemaProps carries raw JSON
 // values in protobuf): negotiation falls back to the client's next choice.
-const jsonOnly = (def: (typeof allKinds)[number]): boolean => def.group === 'apiextensions.k8s.io';
+// MutatingAdmissionPolicies (alpha and beta in Kubernetes) are JSON only too for now.
+const jsonOnly = (def: (typeof allKinds)[number]): boolean => def.group === 'apiextensions.k8s.io' || def.kind.startsWith('MutatingAdmissionPolicy');
 const builtinKinds = allKinds.filter((def) => !def.answer && !jsonOnly(def));
 const reviewKinds = allKinds.filter((def) => def.answer);
 
@@ -20,7 +21,13 @@ const label = (s: Sample): string => `${s.apiVersion} ${s.kind} ${String((s['met
 
 describe('every served built-in kind', () => {
   it('has a protobuf form unless served as JSON only', () => {
-    expect(allKinds.filter(jsonOnly).map((def) => [def.kind, hasProtobufForm(def)])).toEqual([['CustomResourceDefinition', false]]);
+    expect(allKinds.filter(jsonOnly).map((def) => [`${def.apiVersion} ${def.kind}`, hasProtobufForm(def)])).toEqual([
+      ['admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicy', false],
+      ['admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicyBinding', false],
+      ['admissionregistration.k8s.io/v1alpha1 MutatingAdmissionPolicy', false],
+      ['admissionregistration.k8s.io/v1alpha1 MutatingAdmissionPolicyBinding', false],
+      ['apiextensions.k8s.io/v1 CustomResourceDefinition', false],
+    ]);
   });
 
   it.each(builtinKinds.map((def) => [`${def.apiVersion} ${def.kind}`, def] as const))('%s has a protobuf form, for objects and lists, and a sample', (_name, def) => {

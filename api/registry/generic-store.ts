@@ -70,6 +70,8 @@ export interface WriteOptions {
   duplicateFields?: string[];
   /** Warnings for the response's `Warning` headers; the store appends to it. */
   warnings?: string[];
+  /** Annotations for the request's audit events; admission adds to it. */
+  auditAnnotations?: Map<string, string>;
   /** Who asks for the write, for admission checks that depend on it (RBAC escalation); unset for the server's own writes. */
   user?: UserInfo;
 }
@@ -110,6 +112,8 @@ export interface AdmissionAttributes {
   subresource?: UpdateSubresource;
   /** The response's `Warning` headers; plugins that only warn (PodSecurity's warn mode) append here. */
   warnings?: string[];
+  /** The request's audit annotations (admission policies' `Audit` action and auditAnnotations). */
+  auditAnnotations?: Map<string, string>;
 }
 
 /**
@@ -310,7 +314,7 @@ export class GenericStore {
     if (def.status && !def.createWithStatus) delete obj.status;
 
     def.defaults?.(obj);
-    const attrs: AdmissionAttributes = { operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings };
+    const attrs: AdmissionAttributes = { operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings, auditAnnotations: opts.auditAnnotations };
     await this.mutateAdmission(attrs);
     await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });
     this.validate(def, obj, undefined);
@@ -460,7 +464,7 @@ export class GenericStore {
 
       const attrs = (object: KubeObject): AdmissionAttributes => ({
         operation: 'update', def, tenant: loc.tenant, namespace: current.metadata.namespace, object, old: current,
-        user: opts.user, dryRun: opts.dryRun, subresource: opts.subresource, warnings: opts.warnings,
+        user: opts.user, dryRun: opts.dryRun, subresource: opts.subresource, warnings: opts.warnings, auditAnnotations: opts.auditAnnotations,
       });
       await this.mutateAdmission(attrs(desired));
       const next = this.prepareUpdate(def, loc, desired, current, opts);
@@ -585,7 +589,7 @@ export class GenericStore {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw conflict(def, loc.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
-      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings });
+      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings, auditAnnotations: opts.auditAnnotations });
 
       // Graceful deletion (pods): marked with a deadline, the object waits for whoever ends it (its kubelet).
       const graceful = gracefulDeletion(def, current, opts.gracePeriodSeconds);

@@ -13,7 +13,7 @@
 import { isStorageError } from '../../storage/errors.js';
 import type { Store, StoreWatch, WatchEvent as StoreEvent } from '../../storage/store.js';
 import { ApiError } from '../status.js';
-import { ALL_TENANTS, type CollectionScope, type GenericStore, type ListResult } from './generic-store.js';
+import { ALL_TENANTS, type CollectionScope, type GenericStore, type ListResult, type ObjectLocation } from './generic-store.js';
 import type { KubeObject } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { bookmark, checkWatchQuery, errorEvent, INITIAL_EVENTS_END, selectionEvent, startStoreWatch, tooOld, wantsInitialEvents, type ActiveWatch, type ApiWatchEvent, type WatchQuery, type WatchSink } from './watch.js';
@@ -127,6 +127,11 @@ class KindCache {
     private readonly window: EventWindow,
     private readonly onFailure: () => void,
   ) {}
+
+  /** One object by its storage key, as of the cache's revision. */
+  get(key: string): KubeObject | undefined {
+    return this.objects.get(key);
+  }
 
   /** How many objects the cache holds. */
   get size(): number {
@@ -307,6 +312,15 @@ export class WatchCaches {
   async list(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): Promise<ListResult> {
     const cache = await this.cacheFor(def);
     return { items: cache.state(scope, query), metadata: { resourceVersion: String(cache.revision) } };
+  }
+
+  /**
+   * One object from memory (any recent state, as `resourceVersion=0`), without reading storage:
+   * for admission, which must not add a storage read to every request.
+   */
+  async get(def: ResourceDefinition, loc: ObjectLocation): Promise<KubeObject | undefined> {
+    const cache = await this.cacheFor(def);
+    return cache.get(this.generic.key(def, loc));
   }
 
   /** Each loaded cache's size and revision, for the server's metrics. */

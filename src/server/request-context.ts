@@ -24,6 +24,8 @@ export interface KubeRequestContext {
   decodedBody?: unknown;
   /** The object answered, before encoding, set by `sendFormatted`. */
   responseBody?: unknown;
+  /** Audit annotations admission added (admission policies' Audit action), for the request's audit events. */
+  auditAnnotations?: Map<string, string>;
 }
 
 /**

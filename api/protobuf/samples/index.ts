@@ -3,6 +3,7 @@
  * other types that travel in protobuf (`apiSamples`): errors, Scale, DeleteOptions and the reviews.
  */
 import { coreSamples } from './core.js';
+import { admissionPolicySamples } from './admission-policies.js';
 import { groupSamples } from './groups.js';
 import { objectMeta } from './metadata.js';
 
@@ -12,7 +13,7 @@ export interface Sample {
   [field: string]: unknown;
 }
 
-export const kindSamples: readonly Sample[] = [...coreSamples, ...groupSamples];
+export const kindSamples: readonly Sample[] = [...coreSamples, ...groupSamples, ...admissionPolicySamples];
 
 export const apiSamples: readonly Sample[] = [
   {

@@ -32,6 +32,8 @@ const PRIORITIES: Readonly<Record<string, { group: number; version: number }>> =
   'storage.k8s.io/v1': { group: 16800, version: 15 },
   'apiextensions.k8s.io/v1': { group: 16700, version: 15 },
   'admissionregistration.k8s.io/v1': { group: 16700, version: 15 },
+  'admissionregistration.k8s.io/v1beta1': { group: 16700, version: 12 },
+  'admissionregistration.k8s.io/v1alpha1': { group: 16700, version: 9 },
   'scheduling.k8s.io/v1': { group: 16600, version: 15 },
   'coordination.k8s.io/v1': { group: 16500, version: 15 },
   'node.k8s.io/v1': { group: 16300, version: 15 },

@@ -84,7 +84,7 @@ export class AuditRecorder {
       ...(withBodies && decision.level !== 'Metadata' ? bodies(request, decision) : {}),
       requestReceivedTimestamp: microTime(audited.received),
       stageTimestamp: microTime(new Date()),
-      annotations: annotations(record?.decision, tenant),
+      annotations: annotations(record?.decision, tenant, request.kube?.auditAnnotations),
     };
     this.log.write(event);
   }
@@ -165,14 +165,16 @@ function objectRef(info: Extract<RequestInfo, { kind: 'resource' }>, tenant: str
   return ref;
 }
 
-function annotations(decision: { allowed: boolean; reason: string } | undefined, tenant: string): Record<string, string> {
+function annotations(decision: { allowed: boolean; reason: string } | undefined, tenant: string, admission: ReadonlyMap<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
+  for (const [key, value] of admission ?? []) out[key] = value;
   if (decision) {
     out['authorization.k8s.io/decision'] = decision.allowed ? 'allow' : 'forbid';
     out['authorization.k8s.io/reason'] = decision.reason;
   }
   if (tenant !== '') out['kube-spaces.io/tenant'] = tenant;
-  return out;
+  // Sorted by key, as Go writes a map.
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function bodies(request: FastifyRequest, decision: AuditDecision): Record<string, unknown> {

@@ -34,7 +34,11 @@ function writtenPart(req: ResourceRequest): UpdateSubresource | undefined {
 /** The write's options; after the body is decoded, which finds its duplicate fields. */
 function writeOptions(request: FastifyRequest): WriteOptions & { warnings: string[] } {
   const query = request.query as Query;
+  // Kept on the request so the audit events see them, also when admission then refuses the write.
+  const auditAnnotations = new Map<string, string>();
+  if (request.kube) request.kube.auditAnnotations = auditAnnotations;
   return {
+    auditAnnotations,
     dryRun: dryRunParam(query),
     fieldManager: fieldManagerName(param(query, 'fieldManager'), request.headers['user-agent']),
     fieldValidation: fieldValidationParam(query),

@@ -1,0 +1,53 @@
+/**
+ * A write's admission attributes as policies see them (`PolicyRequest`), and the JSON of the
+ * `request` and `namespaceObject` variables, as kube's `CreateAdmissionRequest` and
+ * `CreateNamespaceObject` build them.
+ */
+import type { AdmissionAttributes } from '../../registry/generic-store.js';
+import type { KubeObject } from '../../registry/object.js';
+import { admissionRequestValue, type GroupVersionResource, type PolicyOperation, type PolicyRequest } from './policy-request.js';
+import type { PolicyReaders } from './policy-sources.js';
+
+const OPERATIONS: Record<AdmissionAttributes['operation'], PolicyOperation> = { create: 'CREATE', update: 'UPDATE', delete: 'DELETE' };
+
+export function policyRequestOf(attrs: AdmissionAttributes, readers: Pick<PolicyReaders, 'equivalents'>): PolicyRequest {
+  const { def } = attrs;
+  const isNamespace = def.group === '' && def.resource === 'namespaces';
+  const name = attrs.object.metadata.name ?? '';
+  return {
+    tenant: attrs.tenant,
+    operation: OPERATIONS[attrs.operation],
+    gvr: { group: def.group, version: def.version, resource: def.resource },
+    kind: { group: def.group, version: def.version, kind: def.kind },
+    subresource: attrs.subresource ?? '',
+    namespace: isNamespace ? name : (attrs.namespace ?? ''),
+    name,
+    object: attrs.operation === 'delete' ? null : attrs.object,
+    oldObject: attrs.operation === 'create' ? null : (attrs.old ?? null),
+    user: attrs.user,
+    dryRun: attrs.dryRun === true,
+    equivalents: readers.equivalents(def),
+  };
+}
+
+export function requestValueFor(req: PolicyRequest, matched: GroupVersionResource): Record<string, unknown> {
+  return admissionRequestValue(req, matched);
+}
+
+/** The namespace as CEL sees it: its name, uid, labels, annotations, creation time, spec and status only. */
+export function namespaceObjectValue(ns: KubeObject | undefined): Record<string, unknown> | null {
+  if (!ns) return null;
+  const m = ns.metadata;
+  return {
+    metadata: {
+      name: m.name,
+      ...(m.generateName ? { generateName: m.generateName } : {}),
+      ...(m.uid ? { uid: m.uid } : {}),
+      ...(m.creationTimestamp ? { creationTimestamp: m.creationTimestamp } : {}),
+      ...(m.labels ? { labels: m.labels } : {}),
+      ...(m.annotations ? { annotations: m.annotations } : {}),
+    },
+    spec: (ns as { spec?: unknown }).spec ?? {},
+    status: (ns as { status?: unknown }).status ?? {},
+  };
+}
