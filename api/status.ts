@@ -27,7 +27,9 @@ export type StatusReason =
   | 'InternalError'
   | 'ServiceUnavailable'
   | 'ServerTimeout'
-  | 'Timeout';
+  | 'Timeout'
+  /** No reason: an admission webhook's refusal that names none (kubectl prints `Error from server: …`). */
+  | '';
 
 /** One reason among several, e.g. a field that failed validation (`FieldValueInvalid`, `spec.x`). */
 export interface StatusCause {

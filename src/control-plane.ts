@@ -14,6 +14,9 @@ import { NodePortAllocator, nodePortAdmission } from '../api/admission/node-port
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
 import { limitRanger } from '../api/admission/limit-ranger.js';
+import { serviceResolver } from '../api/admission/webhooks/service-resolver.js';
+import { WebhookAdmission } from '../api/admission/webhooks/webhook-admission.js';
+import type { WebhookConfiguration } from '../api/kinds/admissionregistration/webhook-types.js';
 import { DEFAULT_POD_SECURITY_EXEMPTIONS, podSecurityAdmission, type PodSecurityExemptions } from '../api/admission/pod-security/pod-security.js';
 import type { LimitRange } from '../api/kinds/core/types.js';
 import { sharedCrdNames } from '../api/admission/shared-crd-names.js';
@@ -98,7 +101,7 @@ function cachedReader(informer: Informer, generic: GenericStore, def: ResourceDe
   return async (key: ObjectKey): Promise<KubeObject | undefined> => {
     const cached = informer.get(key);
     if (cached) return cached;
-    const loc: ObjectLocation = { tenant: key.tenant, name: key.name };
+    const loc: ObjectLocation = { tenant: key.tenant, namespace: key.namespace || undefined, name: key.name };
     try {
       return await generic.get(def, loc);
     } catch (err) {
@@ -130,6 +133,11 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const readers: { tenant?: (key: ObjectKey) => Promise<KubeObject | undefined>; namespace?: (key: ObjectKey) => Promise<KubeObject | undefined> } = {};
   // The same for the namespace-scoped admission objects (quotas, limit ranges), from their informers.
   const namespaced: { quotas?: Informer; limitRanges?: Informer; pods?: Informer } = {};
+  // Webhook configurations, and the services and endpoints their service references name, from informers.
+  const webhookInformers: { validating?: Informer; mutating?: Informer; services?: Informer; endpoints?: Informer } = {};
+  const fromCache = (informer: () => Informer | undefined, def: ResourceDefinition) => {
+    return (tenant: string, namespace: string, name: string) => cachedReader(informer()!, generic, def)({ tenant, namespace, name });
+  };
   const quotaDef = requireKind(registry, '', 'resourcequotas');
   const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
   // RBAC decisions read every space's roles and bindings from memory, kept by the shared informers below.
@@ -183,6 +191,18 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
       },
       readers: policyReaders,
     }),
+    // kube-apiserver's order: the webhooks after the policies (each phase runs in this order), before quota.
+    new WebhookAdmission({
+      systemTenant: SYSTEM_TENANT,
+      configurations: (kind, tenant) => (kind === 'validating' ? webhookInformers.validating! : webhookInformers.mutating!).lister<WebhookConfiguration>().list({ tenant }),
+      readNamespace: (tenant, name) => readers.namespace!({ tenant, namespace: '', name }),
+      resolveService: serviceResolver({
+        service: fromCache(() => webhookInformers.services, requireKind(registry, '', 'services')),
+        endpoints: fromCache(() => webhookInformers.endpoints, requireKind(registry, '', 'endpoints')),
+      }),
+      equivalents: (tenant, def) => registry.view(tenant).all().filter((d) => d !== def && d.storage.group === def.storage.group && d.storage.resource === def.storage.resource),
+      log: { warn: (obj, msg) => options.log.info(obj, msg) },
+    }),
     // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
     resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
   ]);
@@ -205,6 +225,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   // One served version of the mutating policies (the first, v1beta1) is enough: every version reads the same storage.
   policyInformers.mutating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'mutatingadmissionpolicies'));
   policyInformers.mutatingBindings = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'mutatingadmissionpolicybindings'));
+  webhookInformers.validating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations'));
+  webhookInformers.mutating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations'));
   readers.tenant = cachedReader(tenants, generic, tenantDef);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
@@ -229,6 +251,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
 
   const kind = (group: string, resource: string) => requireKind(registry, group, resource);
   const spaceDefaultDefs = { services: kind('', 'services'), endpoints: kind('', 'endpoints'), endpointSlices: kind('discovery.k8s.io', 'endpointslices') };
+  webhookInformers.services = informers.informerFor(spaceDefaultDefs.services);
+  webhookInformers.endpoints = informers.informerFor(spaceDefaultDefs.endpoints);
   const kubernetesService = new KubernetesServiceController({
     generic,
     tenants,
@@ -250,7 +274,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   informers.start();
   for (const c of controllers) c.start();
   eventExpiry.start();
-  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, policyInformers.validating, policyInformers.validatingBindings, policyInformers.mutating, policyInformers.mutatingBindings, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, policyInformers.validating, policyInformers.validatingBindings, policyInformers.mutating, policyInformers.mutatingBindings, webhookInformers.validating, webhookInformers.mutating, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,

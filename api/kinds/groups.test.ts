@@ -69,6 +69,14 @@ const samples: Record<string, KubeObject> = {
     spec: { policyName: 'replica-limit', paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' }, validationActions: ['Deny'] },
   },
   apiservices: { metadata: { name: 'v1beta1.metrics.k8s.io' }, spec: { group: 'metrics.k8s.io', version: 'v1beta1', service: { namespace: 'kube-system', name: 'metrics-server' }, groupPriorityMinimum: 100, versionPriority: 100, insecureSkipTLSVerify: true } },
+  validatingwebhookconfigurations: {
+    metadata: { name: 'deny' },
+    webhooks: [{ name: 'deny.example.com', clientConfig: { url: 'https://127.0.0.1:8443/validate' }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }], sideEffects: 'None', admissionReviewVersions: ['v1'] }],
+  },
+  mutatingwebhookconfigurations: {
+    metadata: { name: 'label' },
+    webhooks: [{ name: 'label.example.com', clientConfig: { service: { namespace: 'hooks', name: 'webhook' } }, sideEffects: 'NoneOnDryRun', admissionReviewVersions: ['v1'], matchConditions: [{ name: 'c', expression: 'object != null' }] }],
+  },
   customresourcedefinitions: {
     metadata: { name: 'crontabs.stable.example.com' },
     spec: {
@@ -132,6 +140,8 @@ describe('groupKinds', () => {
       'rbac.authorization.k8s.io/v1/clusterroles',
       'rbac.authorization.k8s.io/v1/clusterrolebindings',
       'storage.k8s.io/v1/storageclasses',
+      'admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+      'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
       'admissionregistration.k8s.io/v1/validatingadmissionpolicies',
       'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
       'admissionregistration.k8s.io/v1beta1/mutatingadmissionpolicies',
@@ -152,6 +162,8 @@ describe('groupKinds', () => {
       'clusterroles',
       'clusterrolebindings',
       'storageclasses',
+      'validatingwebhookconfigurations',
+      'mutatingwebhookconfigurations',
       'validatingadmissionpolicies',
       'validatingadmissionpolicybindings',
       'mutatingadmissionpolicies',

@@ -1,9 +1,10 @@
-/** admissionregistration.k8s.io: admission policies and their bindings (and webhook configurations), per space. */
+/** admissionregistration.k8s.io: webhook configurations, admission policies and their bindings, per space. */
 import type { ResourceDefinition } from '../../registry/resource-definition.js';
 import { mutatingAdmissionPolicies, mutatingAdmissionPolicyBindings } from './mutating-admission-policy.js';
 import { validatingAdmissionPolicies, validatingAdmissionPolicyBindings } from './validating-admission-policy.js';
+import { mutatingWebhookConfigurations, validatingWebhookConfigurations } from './webhook-configurations.js';
 
-export { mutatingAdmissionPolicies, mutatingAdmissionPolicyBindings, validatingAdmissionPolicies, validatingAdmissionPolicyBindings };
+export { mutatingAdmissionPolicies, mutatingAdmissionPolicyBindings, mutatingWebhookConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, validatingWebhookConfigurations };
 
 /** The policy kinds, in kube-apiserver's discovery order (v1 first, then the mutating policies' versions). */
 export const admissionPolicyKinds: ResourceDefinition[] = [
@@ -12,4 +13,5 @@ export const admissionPolicyKinds: ResourceDefinition[] = [
   ...mutatingAdmissionPolicies.flatMap((policy, i) => [policy, mutatingAdmissionPolicyBindings[i]!]),
 ];
 
-export const admissionregistrationKinds: ResourceDefinition[] = [...admissionPolicyKinds];
+/** kube-apiserver's order in v1: the webhook configurations, then the policies. */
+export const admissionregistrationKinds: ResourceDefinition[] = [validatingWebhookConfigurations, mutatingWebhookConfigurations, ...admissionPolicyKinds];

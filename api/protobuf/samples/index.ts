@@ -2,6 +2,7 @@
  * Samples for the protobuf round-trip tests: every served built-in kind (`kindSamples`), and the
  * other types that travel in protobuf (`apiSamples`): errors, Scale, DeleteOptions and the reviews.
  */
+import { webhookSamples } from './admissionregistration-webhooks.js';
 import { coreSamples } from './core.js';
 import { admissionPolicySamples } from './admission-policies.js';
 import { groupSamples } from './groups.js';
@@ -13,7 +14,7 @@ export interface Sample {
   [field: string]: unknown;
 }
 
-export const kindSamples: readonly Sample[] = [...coreSamples, ...groupSamples, ...admissionPolicySamples];
+export const kindSamples: readonly Sample[] = [...coreSamples, ...groupSamples, ...webhookSamples, ...admissionPolicySamples];
 
 export const apiSamples: readonly Sample[] = [
   {

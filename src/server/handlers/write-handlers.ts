@@ -194,14 +194,18 @@ async function handleApply(deps: HandlerDeps, req: ResourceRequest, request: Fas
 }
 
 /** DeleteOptions from the body (kubectl sends one) and the query (curl users do). */
-async function deleteOptions(request: FastifyRequest): Promise<DeleteOptions> {
-  return parseDeleteOptions(hasBody(request) ? await decodeObjectBody(request, 'DeleteOptions') : {}, request.query as Query);
+async function deleteOptions(request: FastifyRequest): Promise<DeleteOptions & { warnings: string[] }> {
+  const parsed = parseDeleteOptions(hasBody(request) ? await decodeObjectBody(request, 'DeleteOptions') : {}, request.query as Query);
+  // Who deletes, for admission (webhooks are sent DELETEs with the requester's identity).
+  const { warnings, auditAnnotations, user } = writeOptions(request);
+  return { ...parsed, warnings, auditAnnotations, user };
 }
 
 export async function handleDelete(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const format = negotiateFormat(request.headers.accept, false);
   const opts = await deleteOptions(request);
   const { object, deleted } = await deps.generic.delete(req.def, locationOf(req), opts);
+  addWarnings(reply, req, opts.warnings);
   // As kube-apiserver: 202 only for a cascading delete asked for the legacy way and still pending.
   if (!deleted) return sendFormatted(reply, opts.orphanDependents === false ? 202 : 200, format, object);
   if (req.def.returnDeletedObject) return sendFormatted(reply, 200, format, object);

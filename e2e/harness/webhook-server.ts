@@ -1,0 +1,92 @@
+/**
+ * A small admission webhook server for tests: HTTPS on 127.0.0.1 with a certificate of its own
+ * CA, answering AdmissionReviews by path, and remembering every review it received (so a test can
+ * say which spaces' requests reached it).
+ *
+ * Paths: `/deny-labelled` refuses objects labelled `deny`; `/add-label` adds the label
+ * `mutated-by: webhook` by JSONPatch; `/deny-delete` refuses everything (with reason Forbidden); `/warn` allows with a warning; `/slow` answers after 3 s.
+ *
+ * @example
+ *   const hooks = await startWebhookServer();
+ *   hooks.url('/deny-labelled'); // 'https://127.0.0.1:40123/deny-labelled'
+ *   hooks.reviews.filter((r) => r.tenant === 't2'); // what t2's requests sent here
+ *   await hooks.close();
+ */
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { createCa, issueServingCertificate } from '../../src/bootstrap/certificates.js';
+
+export interface ReceivedReview {
+  path: string;
+  /** The space of the object (its `metadata.tenant`). */
+  tenant: string | undefined;
+  /** The requester's space, as `userInfo.extra["kube-spaces.io/tenant"]` carries it. */
+  userTenant: string | undefined;
+  request: Record<string, unknown>;
+}
+
+export interface WebhookServer {
+  /** The CA bundle to put in a webhook's `clientConfig.caBundle` (base64 PEM). */
+  caBundle: string;
+  url(path: string): string;
+  reviews: ReceivedReview[];
+  close(): Promise<void>;
+}
+
+interface Review {
+  request?: { uid?: string; object?: { metadata?: { labels?: Record<string, string>; tenant?: string } } | null; oldObject?: { metadata?: { tenant?: string } } | null; userInfo?: { extra?: Record<string, string[]> } };
+}
+
+function answer(path: string, review: Review): Record<string, unknown> {
+  const uid = review.request?.uid;
+  const labels = review.request?.object?.metadata?.labels;
+  switch (path) {
+    case '/deny-labelled':
+      if (labels?.['deny'] !== undefined) return { uid, allowed: false, status: { code: 403, message: 'objects labelled deny are not welcome here' } };
+      return { uid, allowed: true };
+    case '/add-label': {
+      const patch = labels ? [{ op: 'add', path: '/metadata/labels/mutated-by', value: 'webhook' }] : [{ op: 'add', path: '/metadata/labels', value: { 'mutated-by': 'webhook' } }];
+      return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') };
+    }
+    case '/deny-delete':
+      return { uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: 'deletes are not allowed here' } };
+    case '/warn':
+      return { uid, allowed: true, warnings: ['the system webhook saw this'] };
+    default:
+      return { uid, allowed: true };
+  }
+}
+
+export async function startWebhookServer(): Promise<WebhookServer> {
+  const ca = await createCa('webhook-test-ca');
+  const serving = await issueServingCertificate(ca, ['127.0.0.1']);
+  const reviews: ReceivedReview[] = [];
+  const server = https.createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'https://127.0.0.1').pathname;
+      const review = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Review;
+      const r = review.request ?? {};
+      reviews.push({ path, tenant: r.object?.metadata?.tenant ?? r.oldObject?.metadata?.tenant, userTenant: r.userInfo?.extra?.['kube-spaces.io/tenant']?.[0], request: r as Record<string, unknown> });
+      const reply = (): void => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(path, review) }));
+      };
+      if (path === '/slow') setTimeout(reply, 3000);
+      else reply();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    caBundle: Buffer.from(ca.cert).toString('base64'),
+    url: (path) => `https://127.0.0.1:${port}${path}`,
+    reviews,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
