@@ -51,6 +51,15 @@ describe('issueUserKubeconfig', () => {
     expect(await readFile(join(dataDir, 'tokens.csv'), 'utf8')).toMatch(new RegExp(`^${token},bob,[0-9a-f-]{36},"dev",t1,uid-of-t1$`, 'm'));
   });
 
+  it('keeps every row when several tokens are issued at once', async () => {
+    const users = Array.from({ length: 8 }, (_, i) => `user${i}`);
+    const configs = await Promise.all(users.map((user) => issueUserKubeconfig({ dataDir, lookupTenantUid, tenant: 't1', user, credential: 'token' })));
+    const rows = await readFile(join(dataDir, 'tokens.csv'), 'utf8');
+    for (const [i, text] of configs.entries()) {
+      expect(rows).toMatch(new RegExp(`^${(parse(text) as Kubeconfig).users[0]!.user.token!},${users[i]},`, 'm'));
+    }
+  });
+
   it('points a system user at a space through the prefix form, and nobody else', async () => {
     const config = parse(await issueUserKubeconfig({ dataDir, lookupTenantUid, tenant: 'system', user: 'root', space: 'all', server: 'https://127.0.0.1:7443/' })) as Kubeconfig;
     expect(config.clusters[0]!.cluster.server).toBe('https://127.0.0.1:7443/tenants/all');

@@ -13,11 +13,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { isTenantName } from '../../authz/user.js';
 import { SYSTEM_TENANT } from '../../api/spaces.js';
-import { PRIVATE_MODE, readFileIfExists, writeFileAtomic } from './atomic-file.js';
+import { PRIVATE_MODE, readFileIfExists } from './atomic-file.js';
 import { adminKubeconfigPath } from './admin-kubeconfig.js';
 import { issueClientCertificate } from './certificates.js';
 import { readClientCa } from './client-ca.js';
@@ -128,7 +129,9 @@ async function tenantUidFromServer(dataDir: string, tenant: string): Promise<str
 async function addTokenRow(tokenFile: string, user: string, groups: readonly string[], tenant: string, tenantUid: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const existing = (await readFileIfExists(tokenFile)) ?? '';
-  const row = `${token},${user},${randomUUID()},"${groups.join(',')}",${tenant},${tenantUid}\n`;
-  await writeFileAtomic(tokenFile, existing + (existing === '' || existing.endsWith('\n') ? '' : '\n') + row, PRIVATE_MODE);
+  const row = `${existing === '' || existing.endsWith('\n') ? '' : '\n'}${token},${user},${randomUUID()},"${groups.join(',')}",${tenant},${tenantUid}\n`;
+  // One O_APPEND write: concurrent issuers each add their row (a read-modify-rename loses all but one),
+  // and the server's reloader sees the file before or after the row, never half of it.
+  await appendFile(tokenFile, row, { mode: PRIVATE_MODE });
   return token;
 }
