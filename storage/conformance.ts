@@ -374,6 +374,23 @@ export function runStoreConformance(name: string, open: () => Promise<OpenedStor
         await store.create(`${p}b`, 'b');
         await c.expectNoMoreThan(1);
       });
+
+      it('reports progress up to the current revision when asked, with no write under the prefix', async (ctx) => {
+        if (!store.orderedProgress) ctx.skip(); // such a store is never asked (see Store.orderedProgress)
+        const quiet = freshPrefix();
+        const c = new EventCollector();
+        const handle = await store.watch(quiet, {}, c.handler);
+        await store.create(`${freshPrefix()}elsewhere`, 'x');
+        const current = await store.currentRevision();
+        const deadline = Date.now() + 5_000;
+        while (!c.progress.some((rev) => rev >= current)) {
+          if (Date.now() > deadline) throw new Error(`no progress to ${current}: ${c.progress.join(', ')}`);
+          handle.requestProgress();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        handle.close();
+        expect(c.events).toEqual([]);
+      });
     });
 
     describe('unusual keys and large values', () => {

@@ -73,6 +73,13 @@ export interface WatchHandler {
 export interface StoreWatch {
   /** Stops delivery; idempotent. */
   close(): void;
+  /**
+   * Asks for an onProgress soon with the store's current revision, even when nothing under the
+   * prefix changed (etcd's progress request), so a reader can tell the watch has caught up. Best
+   * effort: a watch that is reconnecting or replaying answers once it is live again. Does nothing
+   * where progress would not be ordered (`Store.orderedProgress`).
+   */
+  requestProgress(): void;
 }
 
 export interface WatchOptions {
@@ -87,6 +94,13 @@ export interface WatchOptions {
 
 export interface Store {
   readonly backend: 'etcd' | 'sqlite';
+  /**
+   * Whether a watch's requested progress comes in order with its events, so that progress to a
+   * revision means every event up to it was delivered: SQLite; etcd from 3.4.31, 3.5.13 and 3.6
+   * (earlier etcd may send it ahead of events already queued; kube-apiserver checks the same
+   * versions before it serves consistent reads from its cache).
+   */
+  readonly orderedProgress: boolean;
   get(key: string, opts?: GetOptions): Promise<GetResult>;
   /**
    * Keys under `prefix`, in byte order of their UTF-8 keys. A prefix is a folder: it ends in '/'

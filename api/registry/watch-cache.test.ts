@@ -16,7 +16,7 @@ import { GenericStore } from './generic-store.js';
 import type { KubeObject } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { startStoreWatch, type ApiWatchEvent, type WatchQuery } from './watch.js';
-import { WatchCaches } from './watch-cache.js';
+import { CurrentRevision, WatchCaches } from './watch-cache.js';
 
 const coreEvents = builtinKinds.find((d) => d.group === '' && d.resource === 'events') as ResourceDefinition;
 const v1Events = builtinKinds.find((d) => d.group === 'events.k8s.io' && d.resource === 'events') as ResourceDefinition;
@@ -229,5 +229,126 @@ describe('WatchCaches', () => {
     const read = await generic.get(v1Events, { tenant: 't1', namespace: 'ns', name: 'web.2' });
     expect(read).toMatchObject({ regarding, note: 'from core' });
     expect((await store.list('/registry/events.k8s.io/', {})).items).toEqual([]);
+  });
+
+  it('answers a GET without resourceVersion from memory once the cache has every acknowledged write', async () => {
+    await caches.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'absent' }).catch(() => undefined); // loads the cache
+    const getSpy = vi.spyOn(store, 'get');
+    for (let i = 0; i < 20; i += 1) {
+      const written = await create('t1', cm(`c${i}`, {}, String(i)));
+      // Read right after the write is acknowledged: the cache must have it, whatever its delay.
+      const read = await caches.read(configMaps, { tenant: 't1', namespace: 'ns', name: `c${i}` });
+      expect(read.metadata.resourceVersion).toBe(written.metadata.resourceVersion);
+    }
+    expect(getSpy).not.toHaveBeenCalled();
+    const changed = await update('t1', 'c0', (o) => void Object.assign(o, { data: { k: 'changed' } }));
+    expect(await caches.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'c0' })).toMatchObject({ data: { k: 'changed' }, metadata: { resourceVersion: changed.metadata.resourceVersion } });
+    await generic.delete(configMaps, { tenant: 't1', namespace: 'ns', name: 'c1' });
+    await expect(caches.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'c1' })).rejects.toMatchObject({ reason: 'NotFound', message: 'configmaps "c1" not found' });
+    await expect(caches.read(configMaps, { tenant: 't2', namespace: 'ns', name: 'c2' })).rejects.toMatchObject({ reason: 'NotFound' });
+  });
+
+  it('catches up for a kind nobody writes: the store reports progress when asked', async () => {
+    await create('t1', cm('quiet'));
+    await caches.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'quiet' });
+    // Writes to another kind move the store's revision past every ConfigMap event.
+    for (let i = 0; i < 5; i += 1) await generic.create(coreEvents, { tenant: 't1', namespace: 'ns' }, { apiVersion: 'v1', kind: 'Event', metadata: { name: `e${i}` }, involvedObject: { kind: 'Pod', namespace: 'ns', name: 'p' }, reason: 'R', message: 'm', type: 'Normal', count: 1 });
+    const getSpy = vi.spyOn(store, 'get');
+    expect(await caches.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'quiet' })).toMatchObject({ metadata: { name: 'quiet' } });
+    expect(getSpy).not.toHaveBeenCalled();
+  });
+
+  it('reads storage when the cache cannot reach the store\'s revision in time, and for an exact resourceVersion', async () => {
+    const slow = new WatchCaches(generic, store, { events: 4, bytes: 1024 * 1024 }, 50);
+    try {
+      const written = await create('t1', cm('x'));
+      await slow.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'x' });
+      const current = await store.currentRevision();
+      vi.spyOn(store, 'currentRevision').mockResolvedValue(current + 1000);
+      const getSpy = vi.spyOn(store, 'get');
+      expect(await slow.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'x' })).toMatchObject({ metadata: { resourceVersion: written.metadata.resourceVersion } });
+      expect(getSpy).toHaveBeenCalledTimes(1);
+      await slow.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'x' }, written.metadata.resourceVersion);
+      expect(getSpy).toHaveBeenCalledTimes(2);
+      // resourceVersion=0 takes the cache as it is.
+      await slow.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'x' }, '0');
+      expect(getSpy).toHaveBeenCalledTimes(2);
+    } finally {
+      await slow.stop();
+    }
+  });
+});
+
+
+describe('WatchCaches LIST requests', () => {
+  let dir: string;
+  let store: Store;
+  let generic: GenericStore;
+  let caches: WatchCaches;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'watch-cache-list-'));
+    store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
+    generic = new GenericStore(store);
+    caches = new WatchCaches(generic, store);
+  });
+
+  afterEach(async () => {
+    await caches.stop();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const names = (items: KubeObject[]) => items.map((o) => `${o.metadata.tenant}/${o.metadata.namespace}/${o.metadata.name}`);
+
+  it('serves a consistent first page from memory and the rest from storage at its revision, as storage alone would', async () => {
+    for (const tenant of ['t1', 't10', 't2']) {
+      for (const ns of ['a', 'b']) for (let i = 0; i < 5; i += 1) await generic.create(configMaps, { tenant, namespace: ns }, cm(`cm${i}`, { odd: String(i % 2) }));
+    }
+    await caches.list(configMaps, { tenant: 't1' }, {}); // loads the cache
+    const listSpy = vi.spyOn(store, 'list');
+    const first = (await caches.readList(configMaps, { tenant: 't1' }, {}, undefined, 4))!;
+    expect(listSpy).not.toHaveBeenCalled();
+    expect(names(first.items)).toEqual(['t1/a/cm0', 't1/a/cm1', 't1/a/cm2', 't1/a/cm3']);
+    expect(first.metadata.remainingItemCount).toBe(6);
+    // A write after the first page is not in the later pages: they are read at the first page's revision.
+    await generic.create(configMaps, { tenant: 't1', namespace: 'b' }, cm('late'));
+    const rest = await generic.list(configMaps, { tenant: 't1' }, { continue: first.metadata.continue });
+    expect(names(rest.items)).toEqual(['t1/a/cm4', 't1/b/cm0', 't1/b/cm1', 't1/b/cm2', 't1/b/cm3', 't1/b/cm4']);
+    expect(rest.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+
+    // Selectors, namespaces and the space boundary (t1 is a prefix of t10) as storage answers them.
+    const odd = (await caches.readList(configMaps, { tenant: 't1', namespace: 'b' }, { labelSelector: parseLabelSelector('odd=1') }, undefined, 0))!;
+    expect(names(odd.items)).toEqual(['t1/b/cm1', 't1/b/cm3']);
+    const all = (await caches.readList(configMaps, { tenant: 'all' }, {}, undefined, 0))!;
+    expect(all.items).toHaveLength(31);
+    const fromStorage = await generic.list(configMaps, { tenant: 't1' }, {});
+    expect(names((await caches.readList(configMaps, { tenant: 't1' }, {}, undefined, 0))!.items)).toEqual(names(fromStorage.items));
+    // resourceVersion=0 takes no limit; an exact revision is storage's.
+    expect((await caches.readList(configMaps, { tenant: 't1' }, {}, '0', 2))!.items).toHaveLength(11);
+    expect(await caches.readList(configMaps, { tenant: 't1' }, {}, first.metadata.resourceVersion, 2)).toBeUndefined();
+  });
+});
+
+describe('CurrentRevision', () => {
+  it('shares one storage read among the readers that arrive while none is out, and never hands a reader a read sent before it came', async () => {
+    const reads: Array<(revision: number) => void> = [];
+    const current = new CurrentRevision({ currentRevision: () => new Promise<number>((resolve) => reads.push(resolve)) });
+    const first = current.read();
+    expect(reads).toHaveLength(1);
+    // These arrive while the first read is out: they share the next one, sent after it answers.
+    const second = current.read();
+    const third = current.read();
+    expect(reads).toHaveLength(1);
+    reads[0]!(10);
+    expect(await first).toBe(10);
+    await vi.waitFor(() => expect(reads).toHaveLength(2));
+    reads[1]!(11);
+    expect([await second, await third]).toEqual([11, 11]);
+    // Nothing out: the next reader sends its own.
+    const fourth = current.read();
+    expect(reads).toHaveLength(3);
+    reads[2]!(12);
+    expect(await fourth).toBe(12);
   });
 });

@@ -10,9 +10,11 @@
  * with the same answers (410 Expired for a compacted revision). Objects the cache hands out are
  * shared by every watcher and frozen: nothing may change them.
  */
+import { encodeContinue } from '../../storage/continue-token.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { Store, StoreWatch, WatchEvent as StoreEvent } from '../../storage/store.js';
 import { ApiError } from '../status.js';
+import { notFound } from './api-errors.js';
 import { ALL_TENANTS, type CollectionScope, type GenericStore, type ListResult, type ObjectLocation } from './generic-store.js';
 import type { KubeObject } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
@@ -29,6 +31,52 @@ export interface EventWindow {
 }
 
 export const DEFAULT_EVENT_WINDOW: EventWindow = { events: 1024, bytes: 32 * 1024 * 1024 };
+
+/**
+ * How long a consistent read waits for a kind's cache to reach the store's current revision
+ * before it reads storage instead (kube-apiserver waits up to 3 s).
+ */
+const FRESHNESS_WAIT_MS = 3_000;
+/** While readers wait, progress is asked for again this often: etcd answers only a synced watch. */
+const PROGRESS_RETRY_MS = 100;
+
+/**
+ * The store's current revision for consistent reads: one storage round trip shared by every
+ * reader that arrives while none is being sent. A reader never gets a revision read before it
+ * arrived, which could predate a write it has already seen acknowledged.
+ */
+export class CurrentRevision {
+  private running: Promise<number> | undefined;
+  private next: Promise<number> | undefined;
+
+  constructor(private readonly store: Pick<Store, 'currentRevision'>) {}
+
+  read(): Promise<number> {
+    if (!this.running) return this.start();
+    // The read in flight started before this reader came: share the one that follows it.
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.start();
+      });
+    return this.next;
+  }
+
+  private start(): Promise<number> {
+    const read = this.store.currentRevision().finally(() => {
+      if (this.running === read) this.running = undefined;
+    });
+    this.running = read;
+    return read;
+  }
+}
+
+/** A reader waiting for a cache to reach a revision. */
+interface FreshnessWaiter {
+  revision: number;
+  done(reached: boolean): void;
+}
 
 interface CachedEvent {
   type: StoreEvent['type'];
@@ -108,6 +156,13 @@ function byKey(a: [string, KubeObject], b: [string, KubeObject]): number {
 /** One kind's cache: its objects by storage key, the recent events, and the watches it serves. */
 class KindCache {
   private readonly objects = new Map<string, KubeObject>();
+  /**
+   * The same objects by space (the key segment after the kind's prefix; '' for cluster-scoped
+   * kinds), so a LIST in one space reads that space's objects, not the kind's in every space.
+   */
+  private readonly bySpace = new Map<string, Map<string, KubeObject>>();
+  /** Where the kind's keys start: the prefix of a listing across every space. */
+  private readonly kindPrefix: string;
   /** A ring of the latest events; `events[0]` is the oldest kept. */
   private events: CachedEvent[] = [];
   /** Every event with a revision above this one is in `events`. */
@@ -119,6 +174,10 @@ class KindCache {
   private readonly watchers = new Set<CacheWatcher>();
   private handle: StoreWatch | undefined;
   private failed = false;
+  private readonly waiters = new Set<FreshnessWaiter>();
+  /** A progress request is out and not answered yet. */
+  private progressAsked = false;
+  private progressRetry: NodeJS.Timeout | undefined;
 
   constructor(
     readonly def: ResourceDefinition,
@@ -126,7 +185,31 @@ class KindCache {
     private readonly store: Store,
     private readonly window: EventWindow,
     private readonly onFailure: () => void,
-  ) {}
+  ) {
+    this.kindPrefix = generic.prefix(def, { tenant: ALL_TENANTS });
+  }
+
+  /** The space segment of a key, or of a listing's prefix below the kind's own. */
+  private spaceOf(key: string): string {
+    const end = key.indexOf('/', this.kindPrefix.length);
+    return end < 0 ? '' : key.slice(this.kindPrefix.length, end);
+  }
+
+  private put(key: string, object: KubeObject): void {
+    this.objects.set(key, object);
+    const space = this.spaceOf(key);
+    let objects = this.bySpace.get(space);
+    if (!objects) this.bySpace.set(space, (objects = new Map()));
+    objects.set(key, object);
+  }
+
+  private remove(key: string): void {
+    this.objects.delete(key);
+    const space = this.spaceOf(key);
+    const objects = this.bySpace.get(space);
+    objects?.delete(key);
+    if (objects?.size === 0) this.bySpace.delete(space);
+  }
 
   /** One object by its storage key, as of the cache's revision. */
   get(key: string): KubeObject | undefined {
@@ -145,11 +228,11 @@ class KindCache {
 
   /** Lists the kind in every space, then follows storage from that revision. */
   async load(): Promise<void> {
-    const prefix = this.generic.prefix(this.def, { tenant: ALL_TENANTS });
+    const prefix = this.kindPrefix;
     let token: string | undefined;
     do {
       const page = await this.store.list(prefix, token ? { continue: token } : {});
-      for (const kv of page.items) this.objects.set(kv.key, deepFreeze(this.generic.decode(this.def, kv)));
+      for (const kv of page.items) this.put(kv.key, deepFreeze(this.generic.decode(this.def, kv)));
       this.revision = page.revision;
       token = page.continue;
     } while (token);
@@ -165,14 +248,15 @@ class KindCache {
     if (this.failed) return;
     const object = deepFreeze(this.generic.decode(this.def, { key: e.key, value: e.value, modRevision: e.revision, createRevision: e.createRevision }));
     const prev = e.type === 'update' ? this.objects.get(e.key) : undefined;
-    if (e.type === 'delete') this.objects.delete(e.key);
-    else this.objects.set(e.key, object);
+    if (e.type === 'delete') this.remove(e.key);
+    else this.put(e.key, object);
     this.revision = e.revision;
     const event: CachedEvent = { type: e.type, key: e.key, revision: e.revision, object, prev, bytes: e.value.length + (e.prevValue?.length ?? 0) };
     this.events.push(event);
     this.eventBytes += event.bytes;
     if (this.events.length > this.window.events * 2 || this.eventBytes > this.window.bytes) this.trim();
     for (const watcher of this.watchers) watcher.deliver(event);
+    if (this.waiters.size > 0) this.wakeReaders();
   }
 
   /**
@@ -191,9 +275,59 @@ class KindCache {
   }
 
   private progress(revision: number): void {
-    if (this.failed || revision <= this.revision) return;
-    this.revision = revision;
-    for (const watcher of this.watchers) watcher.progress(revision);
+    this.progressAsked = false;
+    if (this.failed) return;
+    if (revision > this.revision) {
+      this.revision = revision;
+      for (const watcher of this.watchers) watcher.progress(revision);
+    }
+    if (this.waiters.size > 0) this.wakeReaders();
+  }
+
+  /**
+   * Resolves true once the cache has caught up with `revision` (every write up to it is in
+   * memory), false if it does not within `timeoutMs` or the cache fails.
+   */
+  reach(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.revision >= revision) return Promise.resolve(true);
+    if (this.failed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter: FreshnessWaiter = {
+        revision,
+        done: (reached) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(reached);
+        },
+      };
+      const timer = setTimeout(() => waiter.done(false), timeoutMs);
+      this.waiters.add(waiter);
+      this.askForProgress();
+    });
+  }
+
+  /** Asks the storage watch where the store is, unless a request is already out; asks again if unanswered. */
+  private askForProgress(): void {
+    if (this.progressAsked) return;
+    this.progressAsked = true;
+    this.handle?.requestProgress();
+    clearTimeout(this.progressRetry);
+    this.progressRetry = setTimeout(() => {
+      this.progressAsked = false;
+      if (this.waiters.size > 0) this.askForProgress();
+    }, PROGRESS_RETRY_MS);
+    this.progressRetry.unref();
+  }
+
+  private wakeReaders(): void {
+    for (const waiter of this.waiters) if (waiter.revision <= this.revision) waiter.done(true);
+    if (this.waiters.size > 0) this.askForProgress();
+  }
+
+  /** The cache stops for good: every waiting reader goes to storage. */
+  private releaseReaders(): void {
+    clearTimeout(this.progressRetry);
+    for (const waiter of this.waiters) waiter.done(false);
   }
 
   /** The storage watch failed for good: every watch ends with the cause, and the next one starts a new cache. */
@@ -202,6 +336,7 @@ class KindCache {
     this.failed = true;
     this.handle?.close();
     this.onFailure();
+    this.releaseReaders();
     const cause = isStorageError(err, 'TooOld') ? tooOld(this.revision, err.revision) : new ApiError(500, 'InternalError', `Internal error occurred: watch failed: ${err.message}`);
     for (const watcher of this.watchers) watcher.fail(errorEvent(cause));
     this.watchers.clear();
@@ -210,18 +345,37 @@ class KindCache {
   stop(): void {
     this.failed = true;
     this.handle?.close();
+    this.releaseReaders();
     for (const watcher of this.watchers) watcher.stopped = true;
     this.watchers.clear();
   }
 
-  /** The objects of a collection that meet its selectors, in key order, as of `revision`. */
+  /** The objects of a collection that meet its selectors, in key order, as of the cache's revision. */
   state(scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): KubeObject[] {
+    return this.selection(scope, query).map(([, obj]) => obj);
+  }
+
+  /**
+   * A LIST's page at the cache's revision: the first `limit` matches (all for 0) and, when more
+   * remain, a continue token for storage to serve the next pages at that same revision.
+   */
+  page(scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>, limit: number): ListResult {
+    const selected = this.selection(scope, query);
+    const metadata: ListResult['metadata'] = { resourceVersion: String(this.revision) };
+    if (limit <= 0 || selected.length <= limit) return { items: selected.map(([, obj]) => obj), metadata };
+    const items = selected.slice(0, limit);
+    metadata.continue = encodeContinue({ rev: this.revision, after: items[limit - 1]![0] });
+    // As storage answers: the count of what remains only when no selector makes it a guess.
+    if (!this.generic.collectionFilter(this.def, scope, query)) metadata.remainingItemCount = selected.length - limit;
+    return { items: items.map(([, obj]) => obj), metadata };
+  }
+
+  private selection(scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): Array<[string, KubeObject]> {
     const filter = this.generic.collectionFilter(this.def, scope, query);
     const prefix = this.generic.prefix(this.def, scope);
-    return [...this.objects]
-      .filter(([key, obj]) => key.startsWith(prefix) && (!filter || filter(obj)))
-      .sort(byKey)
-      .map(([, obj]) => obj);
+    const candidates = prefix === this.kindPrefix ? this.objects : this.bySpace.get(this.spaceOf(prefix));
+    if (!candidates) return [];
+    return [...candidates].filter(([key, obj]) => key.startsWith(prefix) && (!filter || filter(obj))).sort(byKey);
   }
 
   /** Whether a watch resuming after `since` can be replayed from the window. */
@@ -261,12 +415,16 @@ export class WatchCaches {
   /** The caches that have loaded, for `stats()`. */
   private readonly loaded = new Map<ResourceDefinition, KindCache>();
   private stopped = false;
+  private readonly currentRevision: CurrentRevision;
 
   constructor(
     private readonly generic: GenericStore,
     private readonly store: Store,
     private readonly window: EventWindow = DEFAULT_EVENT_WINDOW,
-  ) {}
+    private readonly freshnessWaitMs = FRESHNESS_WAIT_MS,
+  ) {
+    this.currentRevision = new CurrentRevision(store);
+  }
 
   private cacheFor(def: ResourceDefinition): Promise<KindCache> {
     const known = this.caches.get(def);
@@ -307,11 +465,55 @@ export class WatchCaches {
 
   /**
    * A LIST that accepts any recent state (`resourceVersion=0`), from memory: the collection as of
-   * the cache's revision. Like kube-apiserver's cache it has no pages (a limit is not applied).
+   * the cache's revision, whole. For the server's own readers (admission, controllers).
    */
   async list(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): Promise<ListResult> {
     const cache = await this.cacheFor(def);
-    return { items: cache.state(scope, query), metadata: { resourceVersion: String(cache.revision) } };
+    return cache.page(scope, query, 0);
+  }
+
+  /**
+   * A LIST request answered from memory when it allows it, as kube-apiserver's cache answers: with
+   * resourceVersion "0", the collection as the cache has it, whole (the limit is not applied);
+   * without one, a consistent read once the cache is current, its first page when a limit is given
+   * (the continue token sends the next pages to storage at the same revision). Undefined when
+   * storage answers: an exact resourceVersion, or a cache that cannot catch up in time.
+   */
+  async readList(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>, resourceVersion: string | undefined, limit: number): Promise<ListResult | undefined> {
+    const cache = await this.cacheServing(def, resourceVersion);
+    if (!cache) return undefined;
+    return cache.page(scope, query, resourceVersion === '0' ? 0 : limit);
+  }
+
+  /**
+   * A GET's object, served as kube-apiserver's cache serves it: without a resourceVersion once the
+   * kind's cache has reached the store's current revision (a consistent read: it sees every write
+   * acknowledged before it), with "0" as the cache has it. Storage answers an exact
+   * resourceVersion, and any read the cache cannot bring up to date in time (`freshnessWaitMs`).
+   */
+  async read(def: ResourceDefinition, loc: ObjectLocation, resourceVersion?: string): Promise<KubeObject> {
+    const cache = await this.cacheServing(def, resourceVersion);
+    if (!cache) return this.generic.get(def, loc, resourceVersion);
+    const object = cache.get(this.generic.key(def, loc));
+    if (!object) throw notFound(def, loc.name);
+    return object;
+  }
+
+  /**
+   * The kind's cache when it may answer a read at `resourceVersion` (absent: once it is current;
+   * "0": as it is); undefined when storage answers, which also reports any error of the store.
+   */
+  private async cacheServing(def: ResourceDefinition, resourceVersion: string | undefined): Promise<KindCache | undefined> {
+    if (this.stopped || (resourceVersion && resourceVersion !== '0')) return undefined;
+    // Without ordered progress the cache cannot know it has every write up to a revision.
+    if (!resourceVersion && !this.store.orderedProgress) return undefined;
+    try {
+      const cache = await this.cacheFor(def);
+      if (resourceVersion === '0') return cache;
+      return (await cache.reach(await this.currentRevision.read(), this.freshnessWaitMs)) ? cache : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -280,6 +280,7 @@ export class ApiMetrics {
     };
     return {
       backend: store.backend,
+      orderedProgress: store.orderedProgress,
       get: (key, opts) => timed('get', key, () => store.get(key, opts)),
       list: (prefix, opts) => timed('list', prefix, () => store.list(prefix, opts)),
       create: (key, value) => timed('create', key, () => store.create(key, value)),

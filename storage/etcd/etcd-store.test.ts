@@ -11,7 +11,7 @@ import { etcdBinaryForTests, startEtcd, type EtcdProcess } from '../../e2e/harne
 import { runStoreConformance } from '../conformance.js';
 import { isStorageError, type StorageError } from '../errors.js';
 import type { Store, WatchEvent, WatchHandler } from '../store.js';
-import { openEtcdStore } from './etcd-store.js';
+import { openEtcdStore, orderedProgressIn } from './etcd-store.js';
 
 const etcdBinary = etcdBinaryForTests();
 
@@ -353,3 +353,46 @@ async function createWhenAvailable(store: Store, key: string, value: string): Pr
     }
   }
 }
+
+describe('orderedProgressIn', () => {
+  it('holds from the etcd releases that answer progress requests in order with events', () => {
+    expect(['3.4.23', '3.4.30', '3.5.0', '3.5.12', '2.3.8'].map(orderedProgressIn)).toEqual([false, false, false, false, false]);
+    expect(['3.4.31', '3.5.13', '3.5.21', '3.6.0', '3.6.4', '4.0.0'].map(orderedProgressIn)).toEqual([true, true, true, true, true, true]);
+  });
+});
+
+describe.skipIf(!etcdBinary)('etcd store progress requests', () => {
+  // etcd's default progress interval (10 minutes): any progress seen here was asked for.
+  let etcd: EtcdProcess;
+  let store: Store;
+  let version: string;
+  beforeAll(async () => {
+    etcd = await startEtcd({ binary: etcdBinary });
+    store = await openEtcdStore([etcd.endpoint], { prefix: `/progress-${randomUUID()}` });
+    const raw = new Etcd3({ hosts: etcd.endpoint });
+    version = (await raw.maintenance.status()).version;
+    raw.close();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await etcd?.cleanup();
+  });
+
+  it('asks only an etcd whose answer comes in order with the events, and then hears the current revision', async () => {
+    expect(store.orderedProgress).toBe(orderedProgressIn(version));
+    const r = recorder();
+    const watch = await store.watch('/registry/quiet/', {}, r.handler);
+    for (let i = 0; i < 3; i += 1) await store.create(`/registry/busy/${i}`, 'x');
+    const current = await store.currentRevision();
+    watch.requestProgress();
+    if (store.orderedProgress) {
+      await waitUntil('the asked-for progress', () => r.progress.some((rev) => rev >= current), 5_000);
+    } else {
+      await sleep(500);
+      expect(r.progress).toEqual([]);
+    }
+    watch.close();
+    expect(r.events).toEqual([]);
+    expect(r.errors).toEqual([]);
+  });
+});

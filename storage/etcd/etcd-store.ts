@@ -160,6 +160,7 @@ export async function openEtcdStore(endpoints: readonly string[], opts: EtcdStor
   const store = new EtcdStore(client, new Keyspace(opts.prefix));
   try {
     await store.ping();
+    store.orderedProgress = orderedProgressIn((await client.maintenance.status()).version);
   } catch (err) {
     await store.close();
     throw err;
@@ -167,8 +168,22 @@ export async function openEtcdStore(endpoints: readonly string[], opts: EtcdStor
   return store;
 }
 
+/**
+ * Whether this etcd version answers a watch's progress request in order with its events (the fix
+ * of etcd-io/etcd#15220: 3.4.31, 3.5.13, 3.6). Checked on the member that answers at start; the
+ * members of a cluster are expected to run one version.
+ */
+export function orderedProgressIn(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  if (major !== 3) return major > 3;
+  if (minor === 4) return patch >= 31;
+  if (minor === 5) return patch >= 13;
+  return minor > 5;
+}
+
 class EtcdStore implements Store {
   readonly backend = 'etcd';
+  orderedProgress = false;
   private readonly watches = new Set<EtcdWatch>();
   private readonly watchDeps: EtcdWatchDeps;
   /**
@@ -191,6 +206,7 @@ class EtcdStore implements Store {
       keyspace,
       learnCompactedRevision: (revision) => this.learnCompacted(revision),
       forget: (watch) => this.watches.delete(watch),
+      orderedProgress: () => this.orderedProgress,
     };
   }
 

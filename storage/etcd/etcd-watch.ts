@@ -47,6 +47,8 @@ export interface EtcdWatchDeps {
   learnCompactedRevision(revision: number): void;
   /** The watch reached `closed`; the store stops tracking it. */
   forget(watch: EtcdWatch): void;
+  /** Whether etcd's answer to a progress request comes in order with the events (else none is sent). */
+  orderedProgress(): boolean;
 }
 
 export class EtcdWatch implements StoreWatch {
@@ -83,6 +85,13 @@ export class EtcdWatch implements StoreWatch {
 
   close(): void {
     if (this.state !== 'closed') this.finish();
+  }
+
+  requestProgress(): void {
+    // etcd answers with an empty response at its current revision; while the stream is
+    // reconnecting the request is dropped (the caller asks again). An etcd whose answer may
+    // overtake queued events is never asked: its progress would skip them (see `deliver`).
+    if (this.state === 'watching' && this.deps.orderedProgress()) this.stream?.write({ progress_request: {} });
   }
 
   /** Ends the watch for good: start() rejects, or the handler hears onError. */

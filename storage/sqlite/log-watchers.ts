@@ -55,6 +55,11 @@ class LogWatcher implements StoreWatch {
     this.watchers.remove(this);
   }
 
+  requestProgress(): void {
+    // A live watcher hears of every commit as it happens; a replaying one reports when it goes live.
+    if (this.state === 'live') setImmediate(() => this.reachedWithoutEvent(this.source.currentRevision()));
+  }
+
   /** Ends the watch with an error; the handler hears nothing after it. */
   fail(err: Error): void {
     if (this.state === 'closed') return;

@@ -69,6 +69,7 @@ const COMPACT_SLICE = 1000;
 
 class SqliteStore implements Store {
   readonly backend = 'sqlite';
+  readonly orderedProgress = true;
   private readonly sql: Statements;
   private readonly writes: WriteQueue<WriteOp, KeyValue>;
   private readonly watchers: LogWatchers;

@@ -9,6 +9,8 @@ describe('postReview', () => {
   let port: number;
   let caPem: string;
   let otherCa: string;
+  const connections = new Set<import('node:tls').TLSSocket>();
+  let handshakes = 0;
 
   beforeAll(async () => {
     const ca = await createCa('test-ca');
@@ -24,6 +26,11 @@ describe('postReview', () => {
         if (path.startsWith('/huge')) return void res.end(Buffer.alloc(MAX_RESPONSE_BYTES + 10, 'a'));
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ path }));
       });
+    });
+    server.on('secureConnection', (socket) => {
+      handshakes += 1;
+      connections.add(socket);
+      socket.on('close', () => connections.delete(socket));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -64,5 +71,15 @@ describe('postReview', () => {
     expect(html).toEqual({ error: 'the server responded with the status code 502 but did not return more information' });
     const huge = await postReview({ url: url('/huge'), caPem, timeoutSeconds: 5 }, '{}');
     expect(huge).toEqual({ error: `Post "${url('/huge')}?timeout=5s": the webhook's response exceeds ${MAX_RESPONSE_BYTES} bytes` });
+  });
+
+  it('keeps its connection for the next review, and opens a new one when the server closed it', async () => {
+    const before = handshakes;
+    for (let i = 0; i < 5; i += 1) expect(await postReview({ url: url('/ok'), caPem, timeoutSeconds: 5 }, '{}')).toMatchObject({ status: 200 });
+    expect(handshakes - before).toBe(1);
+    for (const socket of connections) socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await postReview({ url: url('/ok'), caPem, timeoutSeconds: 5 }, '{}')).toMatchObject({ status: 200 });
+    expect(handshakes - before).toBe(2);
   });
 });

@@ -30,7 +30,7 @@ export async function handleGet(deps: HandlerDeps, req: ResourceRequest, request
   if (req.subresource === 'exec' || req.subresource === 'attach' || req.subresource === 'portforward') return handleStream(deps, req, request);
   // A pod's status reads print as the pod does (`kubectl get pod x --subresource=status`).
   const format = negotiateFormat(request.headers.accept, req.subresource === undefined || req.subresource === 'status');
-  let obj = await deps.generic.get(req.def, locationOf(req), param(query, 'resourceVersion')).catch((err: unknown) => {
+  let obj = await deps.watchCaches.read(req.def, locationOf(req), param(query, 'resourceVersion')).catch((err: unknown) => {
     if (err instanceof ApiError && err.reason === 'NotFound' && seesSharedDefaults(req)) return sharedDefault(deps, req, err);
     throw err;
   });
@@ -52,18 +52,18 @@ export async function handleList(deps: HandlerDeps, req: ResourceRequest, reques
   const scope = { tenant: req.tenant, namespace: req.namespace };
   const resourceVersion = param(query, 'resourceVersion');
   const continueToken = param(query, 'continue') || undefined;
-  // resourceVersion=0 accepts any recent state: the watch cache answers from memory, as in kube-apiserver.
-  const fromCache = resourceVersion === '0' && continueToken === undefined && rvMatch !== 'Exact';
-  const result = fromCache
-    ? await deps.watchCaches.list(req.def, scope, { labelSelector, fieldMatch })
-    : await deps.generic.list(req.def, scope, {
-        labelSelector,
-        fieldMatch,
-        limit,
-        continue: continueToken,
-        resourceVersion,
-        resourceVersionMatch: rvMatch === 'Exact' || rvMatch === 'NotOlderThan' ? rvMatch : undefined,
-      });
+  // The watch cache answers the first page of a LIST that accepts its state (see `readList`).
+  const fromCache = continueToken === undefined && rvMatch !== 'Exact' ? await deps.watchCaches.readList(req.def, scope, { labelSelector, fieldMatch }, resourceVersion, limit ?? 0) : undefined;
+  const result =
+    fromCache ??
+    (await deps.generic.list(req.def, scope, {
+      labelSelector,
+      fieldMatch,
+      limit,
+      continue: continueToken,
+      resourceVersion,
+      resourceVersionMatch: rvMatch === 'Exact' || rvMatch === 'NotOlderThan' ? rvMatch : undefined,
+    }));
   // The shared defaults follow the space's own objects, on the last page.
   if (seesSharedDefaults(req) && !result.metadata.continue) {
     result.items.push(...(await sharedDefaults(deps, req, labelSelector, fieldMatch)));
