@@ -76,8 +76,14 @@ describe('space quota admission over one store', () => {
     expect(tenant.status).toEqual({ phase: 'Active', hard: { 'count/configmaps': '3', 'count/*': '10' }, used: { 'count/configmaps': '3', 'count/*': '3' } });
   });
 
-  it('gives back what a failed write or a delete held, and charges nothing on a dry run', async () => {
+  it('gives back what a failed write or a delete held, and charges nothing on a dry run or for a name already taken', async () => {
     const plugin = replica();
+    await storeConfigMap('taken');
+    await plugin.recount('t1');
+    await plugin.admit(createConfigMap('taken'));
+    expect((await readTenant()).status?.used).toEqual({ 'count/configmaps': '1', 'count/*': '1' });
+    await store.delete(objectKey(configMapDef, { tenant: 't1', namespace: 'ns', name: 'taken' }));
+    await plugin.deleted(configMapDef, { metadata: { name: 'taken', namespace: 'ns', tenant: 't1' } });
     const undo = await plugin.admit(createConfigMap('a'));
     await plugin.admit(createConfigMap('b', true));
     expect((await readTenant()).status?.used).toEqual({ 'count/configmaps': '1', 'count/*': '1' });

@@ -73,10 +73,15 @@ export class SpaceQuotaAdmission implements AdmissionPlugin {
 
   constructor(private readonly deps: SpaceQuotaDeps) {}
 
-  async admit({ operation, def, tenant, object, dryRun, subresource }: AdmissionAttributes): Promise<Undo | void> {
+  async admit({ operation, def, tenant, namespace, object, dryRun, subresource }: AdmissionAttributes): Promise<Undo | void> {
     // Object counts change on create only; Tenants themselves are above the spaces.
     if (operation !== 'create' || subresource !== undefined || def.scope === 'cluster') return;
     if (isQuotaIgnored(def.group, def.resource) || !this.deps.hasLimits(tenant)) return;
+    // A create of a name already taken will fail: charging it would hold a unit until it does, and
+    // controllers create-if-absent all the time, so a space at its limit would refuse real creates.
+    const name = object.metadata.name ?? '';
+    const location = def.scope === 'space' ? { tenant, name } : { tenant, namespace, name };
+    if ((await this.deps.store.get(objectKey(def.storage, location))).kv) return;
     const req: QuotaRequest = { operation, evaluator: spaceEvaluatorFor(def.group, def.resource), object, old: undefined, now: Date.now() };
     let added: Usage | undefined;
     try {
