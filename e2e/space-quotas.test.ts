@@ -4,11 +4,14 @@
  * wording and 403), with usage in the Tenant's status and the Used column of `kubectl get
  * tenants`, given back by deletes (one object, or a namespace and everything in it), counted when
  * limits are added to a space that already has objects, summed over spaces in `tenants/all`, and
- * without any effect on another space.
+ * without any effect on another space. Then two replicas over one etcd, creators on both: still
+ * exactly the limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiResponse } from './harness/api-client.js';
+import { createApiClient, kubeconfigToken, type ApiClient, type ApiResponse } from './harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
+import { etcdBinaryForTests, startEtcd, type EtcdProcess } from './harness/etcd.js';
+import { startServer, type ServerProcess } from './harness/server.js';
 import { configMap, namespace } from './harness/manifests.js';
 import { createTenants, eventually, userKubeconfig, type UserCredentials } from './harness/spaces.js';
 
@@ -142,5 +145,55 @@ describe.each(backendCases())('space quotas on the $backend backend', ({ backend
         used: { 'count/configmaps': String(Number(t1.used!['count/configmaps']) + Number(t2.used!['count/configmaps'])) },
       });
     });
+  });
+});
+
+describe.skipIf(!etcdBinaryForTests())('space quotas over two replicas sharing one etcd', () => {
+  let etcd: EtcdProcess;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let clients: ApiClient[] = [];
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+    a = await startServer({ etcdServers: [etcd.endpoint] });
+    // B shares A's data directory: the same PKI and token file, as docs/system-admin.md sets replicas up.
+    b = await startServer({ etcdServers: [etcd.endpoint], dataDir: a.dataDir });
+    const token = await kubeconfigToken(a.adminKubeconfig);
+    clients = [a, b].map((server) => createApiClient({ url: server.url, caCert: a.caCert, token }));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await b?.cleanup();
+    await a?.cleanup();
+    await etcd?.cleanup();
+  });
+
+  it('leaves exactly the limit when creators write through both replicas at once', async () => {
+    const [viaA, viaB] = clients as [ApiClient, ApiClient];
+    const created = await viaA.request('POST', '/api/v1/tenants', { json: { apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't3' }, spec: { hard: { 'count/configmaps': '60' } } } });
+    expect(created.status, created.body).toBe(201);
+    await eventually('t3 to be Active', async () => ((await viaB.request('GET', '/api/v1/tenants/t3')).json() as { status?: { phase?: string } }).status?.phase === 'Active');
+    const configMaps = async (): Promise<number> => ((await viaA.request('GET', '/tenants/t3/api/v1/configmaps')).json() as { items: unknown[] }).items.length;
+    const results = await Promise.all(
+      Array.from({ length: 50 }, async (_, creator) => {
+        const api = creator % 2 === 0 ? viaA : viaB;
+        let admitted = 0;
+        for (let n = 0; ; n += 1) {
+          const res = await api.request('POST', '/tenants/t3/api/v1/namespaces/default/configmaps', { json: configMap('default', `c${creator}-${n}`) });
+          if (res.status !== 201) return { admitted, refusal: res };
+          admitted += 1;
+        }
+      }),
+    );
+    expect(await configMaps()).toBe(60);
+    for (const { refusal } of results) {
+      expect(refusal.status).toBe(403);
+      expect(refusal.json<{ message: string }>().message).toMatch(/exceeded quota: t3, requested: count\/configmaps=1, used: count\/configmaps=60, limited: count\/configmaps=60$/);
+    }
+    // Both replicas took creates, and the record both charged agrees with what is stored.
+    expect(results.filter((r, i) => i % 2 === 1 && r.admitted > 0).length).toBeGreaterThan(0);
+    expect(((await viaB.request('GET', '/api/v1/tenants/t3')).json() as { status: TenantStatus }).status.used).toEqual({ 'count/configmaps': '60' });
   });
 });
