@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, kubeconfigToken, type ApiClient, type ApiResponse } from './harness/api-client.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { etcdBinaryForTests, startEtcd, type EtcdProcess } from './harness/etcd.js';
+import { createKubectl, kubectlForTests, type Kubectl } from './harness/kubectl.js';
+import { parseTable } from './harness/kubectl-output.js';
 import { startServer, type ServerProcess } from './harness/server.js';
 import { configMap, namespace } from './harness/manifests.js';
 import { createTenants, eventually, userKubeconfig, type UserCredentials } from './harness/spaces.js';
@@ -20,6 +22,7 @@ interface TenantStatus {
   used?: Record<string, string>;
 }
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+const kubectlPath = kubectlForTests(['1.33']);
 
 describe.each(backendCases())('space quotas on the $backend backend', ({ backend, skip }) => {
   describe.skipIf(skip)('of a Tenant', () => {
@@ -144,6 +147,29 @@ describe.each(backendCases())('space quotas on the $backend backend', ({ backend
         hard: { 'count/configmaps': '150' },
         used: { 'count/configmaps': String(Number(t1.used!['count/configmaps']) + Number(t2.used!['count/configmaps'])) },
       });
+    });
+
+    it.skipIf(kubectlPath === undefined)('shows usage to the system admin’s kubectl, and counts a space again when its usage is cleared', async () => {
+      const kubectl: Kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
+      try {
+        const run = (args: string[]) => kubectl.run(args, { version: '1.33' });
+        const t2Used = (await tenantStatus('t2')).used!['count/configmaps']!;
+        const listed = await run(['get', 'tenants']);
+        expect(listed.code, listed.stderr).toBe(0);
+        expect(parseTable(listed.stdout).row('t2')).toMatchObject({ STATUS: 'Active', USED: `count/configmaps: ${t2Used}/50` });
+        const all = await run(['get', 'tenant', 'all']);
+        expect(all.code, all.stderr).toBe(0);
+        expect(parseTable(all.stdout).row('all').USED).toMatch(/^count\/configmaps: \d+\/150$/);
+        // A usage record cleared by hand (after a crash left it high) is counted again from storage.
+        const cleared = await run(['patch', 'tenant', 't2', '--subresource=status', '--type=json', '-p', '[{"op":"remove","path":"/status/hard"},{"op":"replace","path":"/status/used","value":{"count/configmaps":"49"}}]']);
+        expect(cleared.code, cleared.stderr).toBe(0);
+        await eventually('t2 to be counted again', async () => {
+          const status = await tenantStatus('t2');
+          return status.hard !== undefined && status.used?.['count/configmaps'] === t2Used;
+        });
+      } finally {
+        await kubectl.cleanup();
+      }
     });
   });
 });
