@@ -13,6 +13,8 @@ import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/a
 import { NodePortAllocator, nodePortAdmission } from '../api/admission/node-port.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
+import { SpaceQuotaAdmission, hasSpaceLimits, isCounted } from '../api/admission/space-quota.js';
+import type { Tenant } from '../api/kinds/core/tenant.js';
 import { limitRanger } from '../api/admission/limit-ranger.js';
 import { serviceResolver } from '../api/admission/webhooks/service-resolver.js';
 import { WebhookAdmission } from '../api/admission/webhooks/webhook-admission.js';
@@ -163,6 +165,14 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
         .filter((d) => d !== def && d.storage.group === def.storage.group && d.storage.resource === def.storage.resource)
         .map((d) => ({ group: d.group, version: d.version, resource: d.resource })),
   };
+  const tenantInformer: { current?: Informer } = {};
+  const readCachedTenant = (name: string): Tenant | undefined => tenantInformer.current?.lister<Tenant>().get({ tenant: '', namespace: '', name });
+  const spaceQuota = new SpaceQuotaAdmission({
+    store,
+    tenantDef,
+    spaceKinds: (tenant) => registry.view(tenant).all(),
+    hasLimits: (tenant) => hasSpaceLimits(readCachedTenant(tenant)),
+  });
   const generic = new GenericStore(store, [
     rbacEscalationAdmission(authorizer),
     sharedCrdNames(isSharedCrdName),
@@ -205,6 +215,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     }),
     // Last, as in kube-apiserver: only a write every other plugin admitted is charged.
     resourceQuotaAdmission({ store, quotaDef, hasQuotas: (tenant, namespace) => namespaced.quotas!.lister().list({ tenant, namespace }).length > 0 }),
+    // The space's own limits (its Tenant's spec.hard), after the namespace's quotas.
+    spaceQuota,
   ]);
 
   // One informer per kind, shared by every controller (and admission) that watches it.
@@ -212,6 +224,12 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   watchCacheRef.current = watchCaches;
   const informers = new InformerFactory<ResourceDefinition>((def, space, selectors) => inProcessSource(watchCaches, def, space, selectors), (err, informer) => options.log.error({ err, informer }, 'informer error'));
   const tenants = informers.informerFor(tenantDef);
+  tenantInformer.current = tenants;
+  // Limits set, changed or removed (and, at start, any tenant not counted yet): count the space now,
+  // rather than on its next write, so status.used shows it.
+  tenants.onChange((key, obj) => {
+    if (obj && !isCounted(obj as Tenant)) spaceQuota.recount(key.name).catch((err: unknown) => options.log.error({ err, tenant: key.name }, 'space quota recount failed'));
+  });
   const namespaces = informers.informerFor(kinds.namespaces);
   const serviceAccountDef = requireKind(registry, '', 'serviceaccounts');
   const serviceAccounts = informers.informerFor(serviceAccountDef);

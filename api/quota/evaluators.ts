@@ -35,8 +35,16 @@ export function objectCountName(group: string, resource: string): string {
 /** Core resources whose count also has a bare name (`configmaps` beside `count/configmaps`). */
 const LEGACY_COUNT_NAMES = new Set(['configmaps', 'secrets', 'replicationcontrollers', 'resourcequotas', 'services', 'persistentvolumeclaims', 'pods']);
 
-function objectCountEvaluator(group: string, resource: string): QuotaEvaluator {
-  const names = [objectCountName(group, resource), ...(group === '' && LEGACY_COUNT_NAMES.has(resource) ? [resource] : [])];
+/** Never charged, as kube-apiserver's default quota configuration ignores them (events come and go by the thousand). */
+export function isQuotaIgnored(group: string, resource: string): boolean {
+  return resource === 'events' && (group === '' || group === 'events.k8s.io');
+}
+
+/** A space's limit on all its objects together (a Tenant's `spec.hard`; ResourceQuotas have no such name). */
+export const TOTAL_OBJECT_COUNT = 'count/*';
+
+function objectCountEvaluator(group: string, resource: string, extraNames: string[] = []): QuotaEvaluator {
+  const names = [objectCountName(group, resource), ...(group === '' && LEGACY_COUNT_NAMES.has(resource) ? [resource] : []), ...extraNames];
   return {
     handles: (operation) => operation === 'create',
     matchingResources: (hard) => hard.filter((n) => names.includes(n)),
@@ -266,4 +274,12 @@ export function evaluatorFor(group: string, resource: string): QuotaEvaluator {
     if (resource === 'persistentvolumeclaims') return claimEvaluator;
   }
   return objectCountEvaluator(group, resource);
+}
+
+/**
+ * What an object uses of its space's limits (a Tenant's `spec.hard`): one of its kind's count,
+ * and one of the space's total (`count/*`), whatever the kind.
+ */
+export function spaceEvaluatorFor(group: string, resource: string): QuotaEvaluator {
+  return objectCountEvaluator(group, resource, [TOTAL_OBJECT_COUNT]);
 }

@@ -46,16 +46,6 @@ export function subtractNonNegative(a: Usage, b: Usage): Usage {
   return diff;
 }
 
-/** a - b per resource of either, for releasing what a charge added. */
-export function subtractUsage(a: Usage, b: Usage): Usage {
-  const diff: Usage = new Map(a);
-  for (const [name, q] of b) {
-    const left = diff.get(name);
-    diff.set(name, { nanos: (left?.nanos ?? 0n) - q.nanos, format: left?.format ?? q.format });
-  }
-  return diff;
-}
-
 /** Only the resources named. */
 export function maskUsage(usage: Usage, names: Iterable<string>): Usage {
   const masked: Usage = new Map();

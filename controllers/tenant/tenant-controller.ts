@@ -15,6 +15,7 @@ import type { KubeClient } from '../../src/client/kube-client.js';
 import type { ObjectKey } from '../../src/client/object-key.js';
 import { Controller, done, requeue, requeueAfter, type ReconcileResult } from '../runtime/controller.js';
 import type { Informer } from '../runtime/informer.js';
+import { changedOnlyStatus } from '../runtime/status-change.js';
 import { lingers } from '../namespace/namespace-controller.js';
 import { ensureSpaceLayout } from './space-layout.js';
 
@@ -92,8 +93,9 @@ async function reconcileTenant(deps: TenantControllerDeps, key: ObjectKey): Prom
 export function tenantController(deps: TenantControllerDeps): Controller {
   // Tenants are independent of each other: several workers lay out (or tear down) spaces at once.
   const controller = new Controller({ name: 'tenant', reconcile: (key) => reconcileTenant(deps, key), log: deps.log, workers: 8 });
-  deps.tenants.onChange((key, obj) => {
-    if (obj) controller.enqueue(key);
+  // Status-only changes (the phase it wrote, quota usage charged by every create in the space) ask for nothing new.
+  deps.tenants.onChange((key, obj, previous) => {
+    if (obj && !changedOnlyStatus(obj, previous)) controller.enqueue(key);
   });
   return controller;
 }

@@ -9,9 +9,9 @@ import { CORE_V1, coreField, defineCore, resourceList, stringList } from '../../
 import { defineKindSchema } from '../../schema/meta.js';
 import { list, object, string } from '../../schema/schema.js';
 import { child } from '../../validation/field-path.js';
-import { canonicalizeResourceList, canonicalQuantity } from '../../validation/quantity.js';
+import { canonicalizeResourceList } from '../../validation/quantity.js';
 import { isStandardQuotaResourceName, validateQuotaResourceName, validateResourceList } from './resource-validation.js';
-import { column } from './table-cells.js';
+import { column, usageCell } from './table-cells.js';
 import type { ResourceList, ResourceQuota } from './types.js';
 
 type QuotaSpec = NonNullable<ResourceQuota['spec']>;
@@ -180,23 +180,10 @@ function validateResourceQuotaUpdate(quota: ResourceQuota, old: ResourceQuota): 
   return same ? [] : [fieldErrors.invalid('spec.scopes', quota.spec?.scopes ?? null, 'field is immutable')];
 }
 
-/**
- * The Request and Limit cells: `used/hard` per enforced resource, sorted by name; `limits.*`
- * resources go to Limit, everything else to Request.
- */
-function quotaUsage(quota: ResourceQuota, limits: boolean): string {
-  const hard = quota.status?.hard ?? {};
-  return Object.keys(hard)
-    .sort()
-    .filter((name) => name.startsWith('limits.') === limits)
-    .map((name) => `${name}: ${canonicalQuantity(quota.status?.used?.[name] ?? 0)}/${canonicalQuantity(hard[name]!)}`)
-    .join(', ');
-}
-
 const resourceQuotaColumns: PrinterColumn<ResourceQuota>[] = [
   nameColumn as PrinterColumn<ResourceQuota>,
-  column('Request', 'string', 'Usage against the limits on requests and object counts (used/hard).', (q) => quotaUsage(q, false)),
-  column('Limit', 'string', 'Usage against the limits on container limits (used/hard).', (q) => quotaUsage(q, true)),
+  column('Request', 'string', 'Usage against the limits on requests and object counts (used/hard).', (q) => usageCell(q.status, (name) => !name.startsWith('limits.'))),
+  column('Limit', 'string', 'Usage against the limits on container limits (used/hard).', (q) => usageCell(q.status, (name) => name.startsWith('limits.'))),
   ageColumn as PrinterColumn<ResourceQuota>,
 ];
 

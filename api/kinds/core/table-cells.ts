@@ -4,7 +4,8 @@
  */
 import type { KubeObject } from '../../registry/object.js';
 import type { PrinterColumn } from '../../registry/resource-definition.js';
-import type { Container } from './types.js';
+import { canonicalQuantity } from '../../validation/quantity.js';
+import type { Container, ResourceList } from './types.js';
 
 /** A column of kind T; `priority` 1 shows only with `-o wide`. */
 export function column<T extends KubeObject>(
@@ -45,4 +46,17 @@ export function formatAccessModes(modes: readonly string[] | undefined): string 
   return ACCESS_MODE_ABBREVIATIONS.filter(([mode]) => (modes ?? []).includes(mode))
     .map(([, short]) => short)
     .join(',');
+}
+
+/**
+ * `name: used/hard` per enforced resource, sorted by name and joined by `, ` (ResourceQuota's
+ * Request and Limit cells, a Tenant's Used cell); `include` picks the resources of the cell.
+ */
+export function usageCell(status: { hard?: ResourceList; used?: ResourceList } | undefined, include: (name: string) => boolean = () => true): string {
+  const hard = status?.hard ?? {};
+  return Object.keys(hard)
+    .sort()
+    .filter(include)
+    .map((name) => `${name}: ${canonicalQuantity(status?.used?.[name] ?? 0)}/${canonicalQuantity(hard[name]!)}`)
+    .join(', ');
 }

@@ -11,6 +11,7 @@ import type { ResourceDefinition } from '../../../api/registry/resource-definiti
 import { ApiError } from '../../../api/status.js';
 import { Controller, done, requeue, type ReconcileResult } from '../../../controllers/runtime/controller.js';
 import type { Informer } from '../../../controllers/runtime/informer.js';
+import { changedOnlyStatus } from '../../../controllers/runtime/status-change.js';
 import type { ObjectKey } from '../../client/object-key.js';
 import {
   endpointSliceCorrect,
@@ -68,8 +69,9 @@ export class KubernetesServiceController {
 
   constructor(private readonly deps: KubernetesServiceDeps) {
     this.controller = new Controller({ name: 'kubernetes-service', reconcile: (key) => this.reconcile(key), log: deps.log });
-    deps.tenants.onChange((key, obj) => {
-      if (obj && !obj.metadata.deletionTimestamp) this.controller.enqueue(keyIn(key.name));
+    // A Tenant's status changes with every quota charge in its space, and asks for nothing here.
+    deps.tenants.onChange((key, obj, previous) => {
+      if (obj && !obj.metadata.deletionTimestamp && !changedOnlyStatus(obj, previous)) this.controller.enqueue(keyIn(key.name));
     });
     deps.namespaces.onChange((key, obj) => {
       if (obj && key.name === KUBERNETES_SERVICE_NAMESPACE) this.controller.enqueue(keyIn(key.tenant));

@@ -12,6 +12,7 @@ import { handleStream } from './pod-subresources.js';
 import { podLog } from './pod-log.js';
 import { assertVisible, narrowedToSpace, seesPartAboveSpaces } from './above-spaces.js';
 import { seesSharedDefaults, sharedDefault, sharedDefaults } from './shared-defaults.js';
+import { isSpaceUsageSummary, spaceUsageSummary } from './space-usage-summary.js';
 
 /** Location of the named object of a request. */
 export function locationOf(req: ResourceRequest): { tenant: string; namespace?: string; name: string } {
@@ -30,10 +31,12 @@ export async function handleGet(deps: HandlerDeps, req: ResourceRequest, request
   if (req.subresource === 'exec' || req.subresource === 'attach' || req.subresource === 'portforward') return handleStream(deps, req, request);
   // A pod's status reads print as the pod does (`kubectl get pod x --subresource=status`).
   const format = negotiateFormat(request.headers.accept, req.subresource === undefined || req.subresource === 'status');
-  let obj = await deps.watchCaches.read(req.def, locationOf(req), param(query, 'resourceVersion')).catch((err: unknown) => {
-    if (err instanceof ApiError && err.reason === 'NotFound' && seesSharedDefaults(req)) return sharedDefault(deps, req, err);
-    throw err;
-  });
+  let obj = isSpaceUsageSummary(req)
+    ? await spaceUsageSummary(deps, req)
+    : await deps.watchCaches.read(req.def, locationOf(req), param(query, 'resourceVersion')).catch((err: unknown) => {
+        if (err instanceof ApiError && err.reason === 'NotFound' && seesSharedDefaults(req)) return sharedDefault(deps, req, err);
+        throw err;
+      });
   if (seesPartAboveSpaces(req)) obj = assertVisible(req, deps.nodeUsage, obj);
   if (format.kind === 'table') return sendFormatted(reply, 200, format, tableOf(req, format, query, [obj], { resourceVersion: obj.metadata.resourceVersion }));
   return sendFormatted(reply, 200, format, obj);
