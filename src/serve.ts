@@ -221,7 +221,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     });
     const manager = options.controllers
       ? elected(CONTROLLER_MANAGER_LEASE, inProcessClient(app, inProcessIdentities, CONTROLLER_MANAGER_USER), () =>
-          startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.servingCaBundle, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger }),
+          startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.servingCaBundle, clientCa: prepared.clientCa, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger }),
         )
       : undefined;
     const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;
