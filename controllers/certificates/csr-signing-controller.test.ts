@@ -100,6 +100,13 @@ describe('CSR signing', () => {
     expect((await send(admin('t1'), 'GET', `${PATH}/t1/certificatesigningrequests/carol`)).body.status?.certificate).toBeUndefined();
   });
 
+  it('selects requests by signer, as signers list theirs', async () => {
+    const list = async (signer: string) =>
+      (await send(admin('t1'), 'GET', `${PATH}/t1/certificatesigningrequests?fieldSelector=spec.signerName%3D${encodeURIComponent(signer)}`)).body as unknown as { items: KubeObject[] };
+    expect((await list('kubernetes.io/kube-apiserver-client')).items.map((csr) => csr.metadata.name)).toContain('alice');
+    expect((await list('example.com/other')).items).toEqual([]);
+  });
+
   it('marks a request for server usages Failed', async () => {
     expect((await send(admin('t2'), 'POST', `${PATH}/t2/certificatesigningrequests`, csrBody('web', '/CN=web', { usages: ['server auth'] }))).status).toBe(201);
     expect((await approve(admin('t2'), 't2', 'web')).status).toBe(200);

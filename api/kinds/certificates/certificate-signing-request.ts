@@ -272,4 +272,6 @@ export const certificateSigningRequests = defineKind<CertificateSigningRequest>(
   validate: validateCertificateSigningRequest,
   validateUpdate,
   columns,
+  // Kubernetes' one CSR field selector: signers list the requests addressed to them.
+  selectableFields: { 'spec.signerName': (csr) => csr.spec?.signerName ?? '' },
 });
