@@ -31,8 +31,7 @@ import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
 import { configMaps, deployments, endpoints, endpointSlices, namespaces, nodes, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
 import type { KubeClient } from '../src/client/kube-client.js';
 import { certificateSigningRequests } from '../api/kinds/certificates/certificate-signing-request.js';
-import type { CertificateAndKey } from '../src/bootstrap/certificates.js';
-import { csrSigningController, type IssuedCertificate } from './certificates/csr-signing-controller.js';
+import { csrSigningController, type ClientCertificateSigner, type IssuedCertificate } from './certificates/csr-signing-controller.js';
 import { cronJobController } from './cronjob/cronjob-controller.js';
 import { daemonSetController } from './daemonset/daemonset-controller.js';
 import { deploymentController } from './deployment/deployment-controller.js';
@@ -72,10 +71,10 @@ export interface ControllerManagerOptions {
   /** PEM of the CA that signs the server's certificate, published as `kube-root-ca.crt` in every namespace (none: not published, as kube-controller-manager without a root CA). */
   rootCaBundle: string | undefined;
   /**
-   * The client CA, which signs approved CertificateSigningRequests of `kubernetes.io/kube-apiserver-client`
-   * (kube-controller-manager's --cluster-signing-cert-file; none: such requests wait, unsigned).
+   * Signs approved CertificateSigningRequests of `kubernetes.io/kube-apiserver-client` with the
+   * client CA (kube-controller-manager's --cluster-signing-cert-file; none: such requests wait, unsigned).
    */
-  clientCa?: CertificateAndKey | undefined;
+  signClientCertificate?: ClientCertificateSigner | undefined;
   /** Told of every certificate the CSR signer issues (the data directory's issued-credentials log). */
   recordIssued?(issued: IssuedCertificate): Promise<void>;
   /** Terminated pods a space keeps before the pod garbage collector deletes the oldest (default 12,500). */
@@ -191,13 +190,13 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
       rootCaPublisher({ client: options.clientFor(CONTROLLER_USERS.rootCaPublisher), caBundle: options.rootCaBundle, tenants: tenantInformer, namespaces: namespaceInformer, rootCaConfigMaps, log }),
     );
   }
-  if (options.clientCa !== undefined) {
+  if (options.signClientCertificate !== undefined) {
     controllers.push(
       csrSigningController({
         client: options.clientFor(CONTROLLER_USERS.certificate),
         requests: informers.informerFor(certificateSigningRequests),
         tenants: tenantInformer,
-        clientCa: options.clientCa,
+        sign: options.signClientCertificate,
         recordIssued: options.recordIssued,
         log,
         clock,

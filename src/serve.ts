@@ -10,6 +10,7 @@ import { authenticationChain, bearerTokenAuthenticator, tokenAuthenticator } fro
 import { TokenFile } from '../authz/token-file.js';
 import { RevokedCredentials, unlessTokenRevoked } from '../authz/revoked-credentials.js';
 import { recordIssuedCredential } from './bootstrap/issued-credentials.js';
+import { signClientCertificate } from './bootstrap/certificates.js';
 import { serviceAccountAuthenticator } from '../authz/service-account-authenticator.js';
 import { ServiceAccountTokens } from '../authz/service-account-token.js';
 import { x509Authenticator } from '../authz/x509-authenticator.js';
@@ -229,7 +230,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       ? elected(CONTROLLER_MANAGER_LEASE, inProcessClient(app, inProcessIdentities, CONTROLLER_MANAGER_USER), () =>
           startInProcessControllerManager(app, inProcessIdentities, {
             rootCaBundle: prepared.servingCaBundle,
-            clientCa: prepared.clientCa,
+            signClientCertificate: (identity, publicKey, notAfter) => signClientCertificate(prepared.clientCa, identity, publicKey, notAfter),
             recordIssued: (issued) =>
               recordIssuedCredential(options.dataDir, { kind: 'certificate', id: issued.serialNumber, tenant: issued.tenant, user: issued.user, groups: issued.groups, source: `csr/${issued.request}`, notAfter: issued.notAfter }),
             terminatedPodGcThreshold: options.terminatedPodGcThreshold,

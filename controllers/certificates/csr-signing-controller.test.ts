@@ -11,7 +11,7 @@ import { opensslCertificateRequest } from '../../api/kinds/certificates/testing.
 import type { CertificateSigningRequest } from '../../api/kinds/certificates/certificate-signing-request.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import { TENANT_UID_URI_PREFIX } from '../../authz/x509-authenticator.js';
-import { createCa } from '../../src/bootstrap/certificates.js';
+import { createCa, signClientCertificate } from '../../src/bootstrap/certificates.js';
 import { startInProcessServer, testUser, type InProcessServer } from '../../src/testing/in-process-server.js';
 import type { IssuedCertificate } from './csr-signing-controller.js';
 
@@ -45,7 +45,11 @@ describe('CSR signing', () => {
   };
 
   beforeAll(async () => {
-    server = await startInProcessServer({ log, controllers: { clientCa: await createCa('test-client-ca'), recordIssued: async (i) => void issued.push(i) } });
+    const clientCa = await createCa('test-client-ca');
+    server = await startInProcessServer({
+      log,
+      controllers: { signClientCertificate: (identity, key, notAfter) => signClientCertificate(clientCa, identity, key, notAfter), recordIssued: async (i) => void issued.push(i) },
+    });
     const tenants = server.plane.registry.lookup('', 'v1', 'tenants')!;
     for (const name of ['t1', 't2']) await server.plane.generic.create(tenants, { tenant: '' }, { apiVersion: 'v1', kind: 'Tenant', metadata: { name } });
   });

@@ -2,15 +2,13 @@
  * The CSR signing controller (kube's `csrsigning` for the `kubernetes.io/kube-apiserver-client`
  * signer), one instance over every space: an approved, not yet issued request gets a client
  * certificate signed by the client CA, written through `status`. The certificate is the one
- * `kube-spaces kubeconfig` issues (`signClientCertificate`): `CN` from the request, its `O`
+ * `kube-spaces kubeconfig` issues (the server passes `signClientCertificate` in): `CN` from the request, its `O`
  * values as groups, and the request's space as the tenant, bound to that Tenant's uid, so it
  * authenticates in that space only, and only while that incarnation of the space lives. A
  * request this signer cannot honour (usages beyond a client's, no single user name) gets a
  * Failed condition instead, as kube's signer does. Other signers' requests are left alone.
  */
-import type { CertificateAndKey } from '../../src/bootstrap/certificates.js';
-import { signClientCertificate } from '../../src/bootstrap/certificates.js';
-import { parseCertificateRequest } from '../../api/kinds/certificates/certificate-request.js';
+import { parseCertificateRequest, type CertificateRequest } from '../../api/kinds/certificates/certificate-request.js';
 import {
   certificateSigningRequests,
   decodedBytes,
@@ -30,6 +28,20 @@ import type { Informer } from '../runtime/informer.js';
 export const MAX_CLIENT_CERTIFICATE_SECONDS = 365 * 24 * 60 * 60;
 const CLIENT_USAGES = new Set(['client auth', 'digital signature', 'key encipherment']);
 
+/** Who a client certificate speaks for: its user and groups, and the space (and its Tenant's uid) it is bound to. */
+export interface ClientCertificateIdentity {
+  user: string;
+  tenant: string;
+  groups: string[];
+  tenantUid: string;
+}
+
+/**
+ * Signs the client certificate of `identity` for a request's key, valid until `notAfter` (the
+ * server's client CA, as `kube-spaces kubeconfig` signs: `signClientCertificate`).
+ */
+export type ClientCertificateSigner = (identity: ClientCertificateIdentity, publicKey: CertificateRequest['publicKey'], notAfter: Date) => Promise<{ cert: string; serialNumber: string }>;
+
 /** Something issued, for the issued-credentials log. */
 export interface IssuedCertificate {
   serialNumber: string;
@@ -46,8 +58,7 @@ export interface CsrSigningDeps {
   client: KubeClient;
   requests: Informer;
   tenants: Informer;
-  /** The client CA (kube-controller-manager's --cluster-signing-cert-file/--cluster-signing-key-file). */
-  clientCa: CertificateAndKey;
+  sign: ClientCertificateSigner;
   /** Told of every certificate issued, before it is handed out (the issued-credentials log). */
   recordIssued?(issued: IssuedCertificate): Promise<void>;
   log: { error(obj: object, msg: string): void };
@@ -91,7 +102,7 @@ export function csrSigningController(deps: CsrSigningDeps): Controller {
       const seconds = Math.min(csr.spec?.expirationSeconds ?? MAX_CLIENT_CERTIFICATE_SECONDS, MAX_CLIENT_CERTIFICATE_SECONDS);
       const notAfter = new Date(clock.now() + seconds * 1000);
       const identity = { user: request.commonNames[0]!, tenant: key.tenant, groups: request.organizations, tenantUid: tenant.metadata.uid };
-      const signed = await signClientCertificate(deps.clientCa, identity, request.publicKey, notAfter);
+      const signed = await deps.sign(identity, request.publicKey, notAfter);
       await deps.recordIssued?.({ serialNumber: signed.serialNumber, tenant: key.tenant, user: identity.user, groups: identity.groups, notAfter: notAfter.toISOString(), request: key.name });
       next.status = { ...next.status, certificate: Buffer.from(signed.cert).toString('base64') };
     }
