@@ -25,7 +25,7 @@ import { Controller, done, requeue, type ReconcileResult } from '../runtime/cont
 import type { Informer } from '../runtime/informer.js';
 
 /** kube-controller-manager's default `--cluster-signing-duration`: a year; a request may ask for less. */
-export const MAX_CLIENT_CERTIFICATE_SECONDS = 365 * 24 * 60 * 60;
+const MAX_CLIENT_CERTIFICATE_SECONDS = 365 * 24 * 60 * 60;
 const CLIENT_USAGES = new Set(['client auth', 'digital signature', 'key encipherment']);
 
 /** Who a client certificate speaks for: its user and groups, and the space (and its Tenant's uid) it is bound to. */
@@ -58,6 +58,7 @@ export interface CsrSigningDeps {
   client: KubeClient;
   requests: Informer;
   tenants: Informer;
+  /** The client CA's signer (kube-controller-manager's --cluster-signing-cert-file and key). */
   sign: ClientCertificateSigner;
   /** Told of every certificate issued, before it is handed out (the issued-credentials log). */
   recordIssued?(issued: IssuedCertificate): Promise<void>;
@@ -68,12 +69,12 @@ export interface CsrSigningDeps {
 const hasCondition = (csr: CertificateSigningRequest, type: string): boolean => (csr.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
 
 /** Whether the request is this signer's to issue now: approved, not denied, failed or issued. */
-export function awaitsSigning(csr: CertificateSigningRequest): boolean {
+function awaitsSigning(csr: CertificateSigningRequest): boolean {
   return csr.spec?.signerName === KUBE_APISERVER_CLIENT_SIGNER && hasCondition(csr, 'Approved') && !hasCondition(csr, 'Denied') && !hasCondition(csr, 'Failed') && !csr.status?.certificate;
 }
 
 /** Why this signer cannot issue what the request asks for, or undefined when it can. */
-export function signingProblem(usages: readonly string[], commonNames: readonly string[]): string | undefined {
+function signingProblem(usages: readonly string[], commonNames: readonly string[]): string | undefined {
   const invalid = usages.filter((u) => !CLIENT_USAGES.has(u));
   if (invalid.length > 0 || !usages.includes('client auth')) return `invalid usage for client certificate: ${JSON.stringify(invalid.length > 0 ? invalid : usages)}`;
   if (commonNames.length !== 1 || !commonNames[0]) return 'the request must name exactly one user (subject CN)';

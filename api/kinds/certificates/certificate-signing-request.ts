@@ -170,7 +170,7 @@ function certificateProblem(pem: string): string | undefined {
   return undefined;
 }
 
-export function validateCertificateSigningRequest(obj: CertificateSigningRequest): FieldError[] {
+function validateCertificateSigningRequest(obj: CertificateSigningRequest): FieldError[] {
   const s = obj.spec ?? {};
   const errs: FieldError[] = [];
   try {
