@@ -254,12 +254,19 @@ await yargs(hideBin(process.argv))
           .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system user who may impersonate the controllers\' users' })
           .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
           .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
+          .option('cluster-signing-cert-file', { type: 'string', describe: "The client CA certificate that signs approved CertificateSigningRequests (the server's <data-dir>/client-ca.crt)" })
+          .option('cluster-signing-key-file', { type: 'string', describe: 'The private key of --cluster-signing-cert-file' })
+          .check((argv) => {
+            if ((argv['cluster-signing-cert-file'] === undefined) !== (argv['cluster-signing-key-file'] === undefined)) throw new Error('--cluster-signing-cert-file and --cluster-signing-key-file go together');
+            return true;
+          })
       ),
     async (argv) => {
       await runControllers({
         kubeconfig: argv.kubeconfig,
         context: argv.context,
         terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
+        clusterSigning: argv['cluster-signing-cert-file'] !== undefined ? { cert: argv['cluster-signing-cert-file'], key: argv['cluster-signing-key-file']! } : undefined,
         timing: leaderElectionTiming(argv),
       });
     },
