@@ -93,6 +93,10 @@ describe.skipIf(kubectlPath === undefined)('certificate signing requests and rev
     const [header, row] = listed.stdout.trim().split('\n');
     expect(header!.split(/\s+/)).toEqual(['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION']);
     expect(row!.split(/\s+/)).toEqual(['alice', expect.any(String), 'kubernetes.io/kube-apiserver-client', 'root', '24h', 'Approved,Issued']);
+    const described = await kubectl.run(['describe', 'csr', 'alice']);
+    expect(described.code, described.stderr).toBe(0);
+    expect(described.stdout).toMatch(/^Requesting User:\s+root$/m);
+    expect(described.stdout).toMatch(/^Status:\s+Approved,Issued$/m);
   });
 
   for (const version of versions) {
