@@ -47,7 +47,8 @@ export function bearerTokenAuthenticator(tokens: TokenLookup): Authenticator {
   };
 }
 
-function bearerToken(header: string | undefined): string | null {
+/** The token of an `Authorization: Bearer` header, or null. */
+export function bearerToken(header: string | undefined): string | null {
   if (header === undefined) return null;
   const match = /^bearer\s+(\S+)\s*$/i.exec(header.trim());
   return match?.[1] ?? null;

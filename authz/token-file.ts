@@ -14,8 +14,8 @@
  *   const user = await tokens.lookup('secret-token'); // UserInfo | null
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import type { BaseLogger } from 'pino';
+import { ReloadingFile } from './reloading-file.js';
 import { isTenantName } from './user.js';
 import type { UserInfo } from '../api/access.js';
 
@@ -101,8 +101,12 @@ function splitCsvLine(line: string): string[] | null {
   }
 }
 
-/** Tokens are looked up by their SHA-256 digest, see `TokenFile.lookup`. */
-function digest(token: string): string {
+/**
+ * A token's SHA-256 digest (hex): tokens are looked up by it (see `TokenFile.lookup`), and it
+ * names a token in the issued-credentials log and the revoked-credentials file, which never
+ * hold the token itself.
+ */
+export function tokenDigest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
@@ -111,35 +115,23 @@ export interface TokenFileOptions {
   recheckIntervalMs?: number;
 }
 
-/** Identity of one version of the file: an atomic rename changes ino, an edit in place mtime or size. */
-interface FileVersion {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
-
 export class TokenFile {
-  private byDigest = new Map<string, UserInfo>();
-  private version: FileVersion | null = null;
-  private checkedAt = 0;
-  private checking: Promise<void> | null = null;
-  private readonly recheckIntervalMs: number;
-
-  private constructor(
-    readonly path: string,
-    private readonly logger: BaseLogger,
-    options: TokenFileOptions,
-  ) {
-    this.recheckIntervalMs = options.recheckIntervalMs ?? 1000;
-  }
+  private constructor(private readonly file: ReloadingFile<Map<string, UserInfo>>) {}
 
   /** Reads the file; throws if it cannot be read (a server must not start without it). */
   static async load(path: string, logger: BaseLogger, options: TokenFileOptions = {}): Promise<TokenFile> {
-    const file = new TokenFile(path, logger, options);
-    const info = await stat(path);
-    await file.read({ ino: info.ino, size: info.size, mtimeMs: info.mtimeMs });
-    file.checkedAt = Date.now();
-    return file;
+    const parse = (text: string): Map<string, UserInfo> => {
+      const { rows, problems } = parseTokenFile(text);
+      for (const p of problems) logger.warn({ path, line: p.line, reason: p.reason }, 'skipping malformed token file row');
+      const byDigest = new Map<string, UserInfo>();
+      for (const row of rows) {
+        const key = tokenDigest(row.token);
+        if (byDigest.has(key)) logger.warn({ path, user: row.user.name }, 'duplicate token in the token file; the later row wins');
+        byDigest.set(key, row.user);
+      }
+      return byDigest;
+    };
+    return new TokenFile(await ReloadingFile.load({ path, what: 'token file', parse, logger, recheckIntervalMs: options.recheckIntervalMs }));
   }
 
   /**
@@ -148,52 +140,12 @@ export class TokenFile {
    * characters of a real token a guess got right.
    */
   async lookup(token: string): Promise<UserInfo | null> {
-    await this.reloadIfChanged();
-    const user = this.byDigest.get(digest(token));
+    const user = (await this.file.current()).get(tokenDigest(token));
     return user ? { ...user, groups: [...user.groups], extra: {} } : null;
   }
 
   /** How many credentials the current table holds. */
   get size(): number {
-    return this.byDigest.size;
-  }
-
-  private async reloadIfChanged(): Promise<void> {
-    if (Date.now() - this.checkedAt < this.recheckIntervalMs) return;
-    // Concurrent requests share one check instead of each stat-ing the file.
-    this.checking ??= this.check().finally(() => {
-      this.checkedAt = Date.now();
-      this.checking = null;
-    });
-    await this.checking;
-  }
-
-  private async check(): Promise<void> {
-    try {
-      const info = await stat(this.path);
-      const version = { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs };
-      const old = this.version;
-      if (old && old.ino === version.ino && old.size === version.size && old.mtimeMs === version.mtimeMs) return;
-      await this.read(version);
-      this.logger.info({ path: this.path, tokens: this.byDigest.size }, 'token file reloaded');
-    } catch (err) {
-      // Keep serving the last good table: a file being replaced must not lock everybody out.
-      this.logger.warn({ path: this.path, err }, 'cannot re-read the token file; keeping the previous tokens');
-    }
-  }
-
-  private async read(version: FileVersion): Promise<void> {
-    const { rows, problems } = parseTokenFile(await readFile(this.path, 'utf8'));
-    for (const p of problems) {
-      this.logger.warn({ path: this.path, line: p.line, reason: p.reason }, 'skipping malformed token file row');
-    }
-    const byDigest = new Map<string, UserInfo>();
-    for (const row of rows) {
-      const key = digest(row.token);
-      if (byDigest.has(key)) this.logger.warn({ path: this.path, user: row.user.name }, 'duplicate token in the token file; the later row wins');
-      byDigest.set(key, row.user);
-    }
-    this.byDigest = byDigest;
-    this.version = version;
+    return this.file.loaded.size;
   }
 }

@@ -42,12 +42,14 @@ const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
 export interface X509AuthenticatorDeps {
   /** PEM of the client CAs (one or a bundle, `--client-ca-file`), the only issuers trusted. */
   clientCa: string;
+  /** Whether the certificate of this serial (hex) was revoked; asked on every request, as the denylist changes live. */
+  isRevoked?(serialNumber: string): Promise<boolean>;
   log: { warn(obj: object, msg: string): void };
 }
 
 /** What a certificate proves apart from time: the identity and the window it is valid in. */
 type CertificateVerdict =
-  | { ok: true; user: UserInfo; validFrom: number; validTo: number }
+  | { ok: true; user: UserInfo; serialNumber: string; validFrom: number; validTo: number }
   | { ok: false; reason: string };
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -77,6 +79,10 @@ export function x509Authenticator(deps: X509AuthenticatorDeps): Authenticator {
     const now = Date.now();
     if (now < verdict.validFrom || now > verdict.validTo) {
       deps.log.warn({ user: verdict.user.name, tenant: verdict.user.tenant, validTo: new Date(verdict.validTo).toISOString() }, 'client certificate refused: expired or not yet valid');
+      return null;
+    }
+    if (await deps.isRevoked?.(verdict.serialNumber)) {
+      deps.log.warn({ user: verdict.user.name, tenant: verdict.user.tenant, serialNumber: verdict.serialNumber }, 'client certificate refused: revoked');
       return null;
     }
     // A copy: the cached identity outlives this request and must not change with it.
@@ -112,6 +118,7 @@ function verifyClientCertificate(cert: X509Certificate, cas: readonly X509Certif
   return {
     ok: true,
     user: { name, uid: '', groups, tenant, extra: {}, ...(tenantUid !== null ? { tenantUid } : {}) },
+    serialNumber: cert.serialNumber,
     validFrom: Date.parse(cert.validFrom),
     validTo: Date.parse(cert.validTo),
   };

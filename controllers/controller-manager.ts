@@ -2,7 +2,7 @@
  * The controller manager of the controllers that run on the client (tenant, namespace, service
  * account, ClusterRole aggregation, root CA publisher, resource quota, endpoints, endpoint slices,
  * pod garbage collection, replica set, replication controller, deployment, disruption, job,
- * cronjob, statefulset, daemon set, ttl-after-finished, the scheduler, the garbage collector):
+ * cronjob, statefulset, daemon set, ttl-after-finished, CSR signing, the scheduler, the garbage collector):
  * shared informers over every space, read with the manager's own identity, and each controller
  * writing under its own (`system:controller:<name>`, with the least-privilege role
  * bootstrap-policy.ts gives it) and recording its events as itself. The same code runs inside
@@ -30,6 +30,8 @@ import { podDisruptionBudgets } from '../api/kinds/policy/poddisruptionbudget.js
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
 import { configMaps, deployments, endpoints, endpointSlices, namespaces, nodes, pods, secrets, serviceAccounts, services, tenants } from '../src/client/builtin-kinds.js';
 import type { KubeClient } from '../src/client/kube-client.js';
+import { certificateSigningRequests } from '../api/kinds/certificates/certificate-signing-request.js';
+import { csrSigningController, type ClientCertificateSigner, type IssuedCertificate } from './certificates/csr-signing-controller.js';
 import { cronJobController } from './cronjob/cronjob-controller.js';
 import { daemonSetController } from './daemonset/daemonset-controller.js';
 import { deploymentController } from './deployment/deployment-controller.js';
@@ -68,6 +70,13 @@ export interface ControllerManagerOptions {
   clientFor(user: string): KubeClient;
   /** PEM of the CA that signs the server's certificate, published as `kube-root-ca.crt` in every namespace (none: not published, as kube-controller-manager without a root CA). */
   rootCaBundle: string | undefined;
+  /**
+   * Signs approved CertificateSigningRequests of `kubernetes.io/kube-apiserver-client` with the
+   * client CA (kube-controller-manager's --cluster-signing-cert-file; none: such requests wait, unsigned).
+   */
+  signClientCertificate?: ClientCertificateSigner | undefined;
+  /** Told of every certificate the CSR signer issues (the data directory's issued-credentials log). */
+  recordIssued?(issued: IssuedCertificate): Promise<void>;
   /** Terminated pods a space keeps before the pod garbage collector deletes the oldest (default 12,500). */
   terminatedPodGcThreshold?: number | undefined;
   /** The recorder a controller's events go through (tests); default: events.k8s.io Events written as the controller. */
@@ -179,6 +188,19 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
     const rootCaConfigMaps = informers.informerFor(configMaps, undefined, { fieldSelector: ROOT_CA_FIELD_SELECTOR });
     controllers.push(
       rootCaPublisher({ client: options.clientFor(CONTROLLER_USERS.rootCaPublisher), caBundle: options.rootCaBundle, tenants: tenantInformer, namespaces: namespaceInformer, rootCaConfigMaps, log }),
+    );
+  }
+  if (options.signClientCertificate !== undefined) {
+    controllers.push(
+      csrSigningController({
+        client: options.clientFor(CONTROLLER_USERS.certificate),
+        requests: informers.informerFor(certificateSigningRequests),
+        tenants: tenantInformer,
+        sign: options.signClientCertificate,
+        recordIssued: options.recordIssued,
+        log,
+        clock,
+      }),
     );
   }
   // kube-controller-manager's --enable-garbage-collector: on unless turned off.

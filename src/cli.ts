@@ -18,6 +18,7 @@ import { parse as parseYaml } from 'yaml';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { issueUserKubeconfig } from './bootstrap/user-kubeconfig.js';
+import { listCredentials, revokeCredentials, revokedCredentialsPath } from './bootstrap/credentials-command.js';
 import { serve } from './serve.js';
 import { parseDuration, runControllers } from './run-controllers.js';
 import { checkLeaderElectionTiming, DEFAULT_LEADER_ELECTION_TIMING, type LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
@@ -154,6 +155,7 @@ await yargs(hideBin(process.argv))
           .option('etcd-keyfile', { type: 'string', describe: 'PEM private key of --etcd-certfile' })
           .option('etcd-prefix', { type: 'string', default: '', describe: 'Root of every etcd key of this server: keys are <prefix>/registry/…' })
           .option('token-auth-file', { type: 'string', describe: 'Static token file (default <data-dir>/tokens.csv)' })
+          .option('revoked-credentials-file', { type: 'string', describe: 'Revoked certificate serials and token digests, re-read live (default <data-dir>/revoked.csv)' })
           .option('tls-cert-file', { type: 'string', describe: 'PEM serving certificate, its chain after it (default: <data-dir>/serving.crt, made by the server)' })
           .option('tls-private-key-file', { type: 'string', describe: 'PEM private key of --tls-cert-file' })
           .option('client-ca-file', { type: 'string', describe: 'PEM bundle of CAs whose client certificates are trusted (default <data-dir>/client-ca.crt)' })
@@ -211,6 +213,7 @@ await yargs(hideBin(process.argv))
         etcdTls: { caFile: argv['etcd-cafile'], certFile: argv['etcd-certfile'], keyFile: argv['etcd-keyfile'] },
         etcdPrefix: argv['etcd-prefix'],
         tokenAuthFile: argv['token-auth-file'] ?? join(dataDir, 'tokens.csv'),
+        revokedCredentialsFile: argv['revoked-credentials-file'] ?? revokedCredentialsPath(dataDir),
         servingFiles: argv['tls-cert-file'] !== undefined ? { certFile: argv['tls-cert-file'], keyFile: argv['tls-private-key-file']! } : undefined,
         clientCaFile: argv['client-ca-file'],
         serviceAccountKeyFile: argv['service-account-key-file'],
@@ -251,12 +254,19 @@ await yargs(hideBin(process.argv))
           .option('kubeconfig', { type: 'string', demandOption: true, describe: 'Kubeconfig of a system user who may impersonate the controllers\' users' })
           .option('context', { type: 'string', describe: 'Context of the kubeconfig (default: its current context)' })
           .option('terminated-pod-gc-threshold', GC_THRESHOLD_FLAG)
+          .option('cluster-signing-cert-file', { type: 'string', describe: "The client CA certificate that signs approved CertificateSigningRequests (the server's <data-dir>/client-ca.crt)" })
+          .option('cluster-signing-key-file', { type: 'string', describe: 'The private key of --cluster-signing-cert-file' })
+          .check((argv) => {
+            if ((argv['cluster-signing-cert-file'] === undefined) !== (argv['cluster-signing-key-file'] === undefined)) throw new Error('--cluster-signing-cert-file and --cluster-signing-key-file go together');
+            return true;
+          })
       ),
     async (argv) => {
       await runControllers({
         kubeconfig: argv.kubeconfig,
         context: argv.context,
         terminatedPodGcThreshold: argv['terminated-pod-gc-threshold'],
+        clusterSigning: argv['cluster-signing-cert-file'] !== undefined ? { cert: argv['cluster-signing-cert-file'], key: argv['cluster-signing-key-file']! } : undefined,
         timing: leaderElectionTiming(argv),
       });
     },
@@ -308,6 +318,36 @@ await yargs(hideBin(process.argv))
         space: argv.space,
       });
       process.stdout.write(kubeconfig);
+    },
+  )
+  .command(
+    'credentials <action> [ids..]',
+    'List the credentials issued from the data directory, or revoke some (by id from the list, or every one of --user of --tenant)',
+    (y) =>
+      withEnvironment(
+        y
+          .positional('action', { type: 'string', choices: ['list', 'revoke'] as const, demandOption: true })
+          .positional('ids', { type: 'string', array: true, describe: 'Certificate serials or token digests to revoke, as list shows them' })
+          .option('data-dir', { type: 'string', default: './.kube-spaces', describe: "The server's data directory (its issued-credentials log)" })
+          .option('revoked-credentials-file', { type: 'string', describe: 'The denylist the server reads (default <data-dir>/revoked.csv)' })
+          .option('tenant', { type: 'string', describe: 'With --user: the tenant of the user whose credentials are revoked' })
+          .option('user', { type: 'string', describe: 'Revoke every credential issued to this user of --tenant' })
+          .check((argv) => {
+            if ((argv.user === undefined) !== (argv.tenant === undefined)) throw new Error('--user and --tenant go together');
+            if (argv.action === 'revoke' && (argv.ids ?? []).length === 0 && argv.user === undefined) throw new Error('revoke needs ids, or --user and --tenant');
+            if (argv.action === 'list' && ((argv.ids ?? []).length > 0 || argv.user !== undefined)) throw new Error('list takes no ids, --user or --tenant');
+            return true;
+          })
+      ),
+    async (argv) => {
+      const dataDir = argv['data-dir'];
+      const revokedFile = argv['revoked-credentials-file'] ?? revokedCredentialsPath(dataDir);
+      if (argv.action === 'list') {
+        process.stdout.write(await listCredentials(dataDir, revokedFile));
+        return;
+      }
+      const revoked = await revokeCredentials(dataDir, revokedFile, { ids: argv.ids ?? [], user: argv.user, tenant: argv.tenant });
+      for (const r of revoked) process.stdout.write(`${r.kind} ${r.id} revoked\n`);
     },
   )
   .demandCommand(1, 'Name a command, e.g. `kube-spaces serve`.')

@@ -47,6 +47,7 @@ import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
 import { cachedServiceAccountLookup, storeServiceAccountLookup, type ServiceAccountLookup } from '../authz/service-account-authenticator.js';
 import { rbacEscalationAdmission } from '../authz/rbac/escalation.js';
+import { certificateSigningAdmission } from '../authz/certificate-signing-admission.js';
 import type { Store } from '../storage/store.js';
 import { NodeUsage } from './server/handlers/above-spaces.js';
 import { ensureLocalAPIServices } from './apiserver-controllers/apiregistration/ensure-local-api-services.js';
@@ -175,6 +176,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   });
   const generic = new GenericStore(store, [
     rbacEscalationAdmission(authorizer),
+    certificateSigningAdmission(authorizer),
     sharedCrdNames(isSharedCrdName),
     systemDaemonSets(),
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),

@@ -16,6 +16,8 @@ import { SYSTEM_TENANT } from '../api/spaces.js';
 import { parseGoDuration } from '../api/protobuf/well-known-types.js';
 import { CONTROLLER_MANAGER_LEASE as LEADER_LEASE, LEADER_ELECTION_NAMESPACE as LEADER_LEASE_NAMESPACE, startControllerManager, type ControllerManager } from '../controllers/controller-manager.js';
 import { LeaderElector, type LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
+import { signClientCertificate } from './bootstrap/certificates.js';
+import { readPair, type PairPaths } from './bootstrap/pem-pair.js';
 import { leases } from './client/builtin-kinds.js';
 import { HttpsTransport } from './client/https-transport.js';
 import { ImpersonatingTransport } from './client/impersonating-transport.js';
@@ -28,10 +30,14 @@ export interface RunControllersOptions {
   context?: string | undefined;
   timing: LeaderElectionTiming;
   terminatedPodGcThreshold?: number | undefined;
+  /** The client CA's files (kube-controller-manager's --cluster-signing-cert-file and key): approved CSRs are signed with it. */
+  clusterSigning?: PairPaths | undefined;
 }
 
 export async function runControllers(options: RunControllersOptions): Promise<void> {
   const log = createLogger();
+  const signingCa = options.clusterSigning ? await readPair(options.clusterSigning) : undefined;
+  if (signingCa === null) throw new Error(`cannot read the cluster signing certificate and key (${options.clusterSigning!.cert}, ${options.clusterSigning!.key}), or they do not match`);
   const config = await loadKubeconfig({ path: options.kubeconfig, context: options.context });
   const transport = new HttpsTransport(config.transport);
   const managerClient = new KubeClient(transport);
@@ -50,6 +56,8 @@ export async function runControllers(options: RunControllersOptions): Promise<vo
         clientFor: (user) => new KubeClient(new ImpersonatingTransport(transport, user)),
         // The server's CA as the kubeconfig trusts it (kube-controller-manager's --root-ca-file).
         rootCaBundle: config.transport.ca,
+        // Without the client CA, approved CSRs wait for a manager that has it (the server's in-process one).
+        signClientCertificate: signingCa ? (identity, publicKey, notAfter) => signClientCertificate(signingCa, identity, publicKey, notAfter) : undefined,
         log,
         terminatedPodGcThreshold: options.terminatedPodGcThreshold,
       });

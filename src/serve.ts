@@ -8,6 +8,9 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { authenticationChain, bearerTokenAuthenticator, tokenAuthenticator } from '../authz/authenticate.js';
 import { TokenFile } from '../authz/token-file.js';
+import { RevokedCredentials, unlessTokenRevoked } from '../authz/revoked-credentials.js';
+import { recordIssuedCredential } from './bootstrap/issued-credentials.js';
+import { signClientCertificate } from './bootstrap/certificates.js';
 import { serviceAccountAuthenticator } from '../authz/service-account-authenticator.js';
 import { ServiceAccountTokens } from '../authz/service-account-token.js';
 import { x509Authenticator } from '../authz/x509-authenticator.js';
@@ -52,6 +55,8 @@ export interface ServeOptions {
   /** Root of every etcd key ('' for none). */
   etcdPrefix?: string;
   tokenAuthFile: string;
+  /** The denylist of revoked certificates and tokens (`--revoked-credentials-file`), re-read live. */
+  revokedCredentialsFile: string;
   /** The operator's serving certificate and key, instead of the data directory's. */
   servingFiles?: { certFile: string; keyFile: string };
   /** The operator's client CA bundle, instead of the data directory's client CA. */
@@ -146,6 +151,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
   const store = metrics.instrumentStore(await openStore({ etcdServers: options.etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir }));
   try {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
+    const revoked = await RevokedCredentials.load(options.revokedCredentialsFile, logger);
     const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, podSecurityExemptions: options.podSecurityExemptions, eventTtlMs: options.eventTtlMs, log: logger });
     metrics.observeWatchCaches(() => plane.watchCaches.stats());
     const serviceAccountKey = options.serviceAccountKeyFile ? await readServiceAccountKeyFile(options.serviceAccountKeyFile) : await ensureServiceAccountKey(options.dataDir, logger);
@@ -155,12 +161,13 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     const tokenAuthenticators = [
       bearerTokenAuthenticator(tokenFile),
       serviceAccountAuthenticator({ tokens: serviceAccountTokens, lookup: plane.serviceAccountLookup, log: logger }),
-    ];
+    ].map((authenticate) => unlessTokenRevoked(revoked, authenticate));
+    const isCertificateRevoked = (serialNumber: string) => revoked.isRevoked('certificate', serialNumber);
     const audit = options.audit ? await openAudit(options.audit, metrics, logger) : undefined;
     const app = buildApp({
       store,
       // Client certificates first, as kube-apiserver tries them first.
-      authenticate: authenticationChain([x509Authenticator({ clientCa: prepared.clientCaBundle, log: logger }), bearerTokenAuthenticator(inProcessIdentities), ...tokenAuthenticators]),
+      authenticate: authenticationChain([x509Authenticator({ clientCa: prepared.clientCaBundle, isRevoked: isCertificateRevoked, log: logger }), bearerTokenAuthenticator(inProcessIdentities), ...tokenAuthenticators]),
       reviewToken: tokenAuthenticator(authenticationChain(tokenAuthenticators)),
       authorizer: plane.authorizer,
       tenantExists: plane.tenantExists,
@@ -221,7 +228,14 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     });
     const manager = options.controllers
       ? elected(CONTROLLER_MANAGER_LEASE, inProcessClient(app, inProcessIdentities, CONTROLLER_MANAGER_USER), () =>
-          startInProcessControllerManager(app, inProcessIdentities, { rootCaBundle: prepared.servingCaBundle, terminatedPodGcThreshold: options.terminatedPodGcThreshold, log: logger }),
+          startInProcessControllerManager(app, inProcessIdentities, {
+            rootCaBundle: prepared.servingCaBundle,
+            signClientCertificate: (identity, publicKey, notAfter) => signClientCertificate(prepared.clientCa, identity, publicKey, notAfter),
+            recordIssued: (issued) =>
+              recordIssuedCredential(options.dataDir, { kind: 'certificate', id: issued.serialNumber, tenant: issued.tenant, user: issued.user, groups: issued.groups, source: `csr/${issued.request}`, notAfter: issued.notAfter }),
+            terminatedPodGcThreshold: options.terminatedPodGcThreshold,
+            log: logger,
+          }),
         )
       : undefined;
     const simulator = options.nodeSimulator ? startNodeSimulator({ ...options.nodeSimulator, client: inProcessClient(app, inProcessIdentities, NODE_SIMULATOR_USER), log: logger }) : undefined;

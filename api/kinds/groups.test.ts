@@ -4,6 +4,7 @@ import { ResourceRegistry } from '../registry/registry.js';
 import { checkObject } from '../schema/check-object.js';
 import '../schema/core-types.js'; import '../schema/meta.js'; import { definitions, refName, resolve, type Schema } from '../schema/schema.js';
 import { create } from './apps/testing.js';
+import { opensslCertificateRequest } from './certificates/testing.js';
 import { groupKinds } from './groups.js';
 
 const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] } };
@@ -23,6 +24,10 @@ const samples: Record<string, KubeObject> = {
   cronjobs: {
     metadata: { name: 'hello' },
     spec: { schedule: '0 * * * *', timeZone: 'Etc/UTC', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+  },
+  certificatesigningrequests: {
+    metadata: { name: 'alice' },
+    spec: { request: Buffer.from(opensslCertificateRequest('/CN=alice/O=dev').csr).toString('base64'), signerName: 'kubernetes.io/kube-apiserver-client', usages: ['client auth'], expirationSeconds: 86400 },
   },
   horizontalpodautoscalers: { metadata: { name: 'web' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 5, behavior: { scaleUp: {} } } },
   leases: { metadata: { name: 'node-1' }, spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2024-05-01T10:00:00.000000Z' } },
@@ -131,6 +136,7 @@ describe('groupKinds', () => {
       'autoscaling/v2/horizontalpodautoscalers',
       'batch/v1/jobs',
       'batch/v1/cronjobs',
+      'certificates.k8s.io/v1/certificatesigningrequests',
       'networking.k8s.io/v1/networkpolicies',
       'networking.k8s.io/v1/ingresses',
       'networking.k8s.io/v1/ingressclasses',
@@ -158,6 +164,7 @@ describe('groupKinds', () => {
   it('puts what Kubernetes calls cluster-scoped in the space, and the workloads in category all', () => {
     const names = (pick: (d: (typeof groupKinds)[number]) => boolean): string[] => groupKinds.filter(pick).map((d) => d.resource);
     expect(names((d) => d.scope === 'space')).toEqual([
+      'certificatesigningrequests',
       'ingressclasses',
       'clusterroles',
       'clusterrolebindings',

@@ -1,7 +1,8 @@
 /**
  * Every built-in kind outside the core group, in the order kube-apiserver's `/apis` lists their
  * groups (apiregistration, apps, events, autoscaling, batch, networking, policy, rbac, storage,
- * admissionregistration, apiextensions, scheduling, coordination, discovery: kube-aggregator's group priorities).
+ * admissionregistration, apiextensions, scheduling, coordination, discovery: kube-aggregator's group priorities;
+ * certificates between batch and networking).
  */
 import type { ResourceDefinition } from '../registry/resource-definition.js';
 import { admissionregistrationKinds } from './admissionregistration/index.js';
@@ -10,6 +11,7 @@ import { apiregistrationKinds } from './apiregistration/index.js';
 import { appsKinds } from './apps/index.js';
 import { autoscalingKinds } from './autoscaling/index.js';
 import { batchKinds } from './batch/index.js';
+import { certificatesKinds } from './certificates/index.js';
 import { coordinationKinds } from './coordination/index.js';
 import { discoveryKinds } from './discovery/index.js';
 import { eventsKinds } from './events/index.js';
@@ -25,6 +27,7 @@ export const groupKinds: ResourceDefinition[] = [
   ...eventsKinds,
   ...autoscalingKinds,
   ...batchKinds,
+  ...certificatesKinds,
   ...networkingKinds,
   ...policyKinds,
   ...rbacKinds,

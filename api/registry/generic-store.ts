@@ -316,7 +316,7 @@ export class GenericStore {
     def.defaults?.(obj);
     const attrs: AdmissionAttributes = { operation: 'create', def, tenant: loc.tenant, namespace: meta.namespace, object: obj, old: undefined, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings, auditAnnotations: opts.auditAnnotations };
     await this.mutateAdmission(attrs);
-    await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace });
+    await def.prepareForCreate?.(obj, { tenant: loc.tenant, namespace: meta.namespace, user: opts.user });
     this.validate(def, obj, undefined);
     if (!opts.applied) this.recordManagedFields(def, obj, undefined, opts);
     const undos = await this.admit(attrs);
@@ -521,6 +521,11 @@ export class GenericStore {
       next = structuredClone(current);
       const ephemeralContainers = (desired.spec as { ephemeralContainers?: unknown } | undefined)?.ephemeralContainers;
       next.spec = { ...(next.spec as object | undefined), ephemeralContainers };
+    } else if (opts.subresource === 'approval') {
+      // A CertificateSigningRequest's approval subresource writes status.conditions only.
+      next = structuredClone(current);
+      const conditions = (desired.status as { conditions?: unknown } | undefined)?.conditions;
+      next.status = { ...(next.status as object | undefined), conditions };
     } else if (opts.subresource === 'binding') {
       // The binding handler changed the stored pod itself; nothing of a client's body is in it.
       next = desired;
@@ -661,6 +666,8 @@ export class GenericStore {
           ? fieldsOutside(def.schema, ['spec', 'finalizers'])
           : subresource === 'ephemeralcontainers'
             ? fieldsOutside(def.schema, ['spec', 'ephemeralContainers'])
+            : subresource === 'approval'
+            ? fieldsOutside(def.schema, ['status', 'conditions'])
             : def.status
             ? statusResetFields()
             : new FieldSet();

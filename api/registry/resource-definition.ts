@@ -42,10 +42,11 @@ export interface ScaleSubresource<T extends KubeObject = KubeObject> {
 
 /**
  * Subresources that write one part of an object: `status`, a namespace's `spec.finalizers`, a
- * pod's `spec.ephemeralContainers`, or a pod's placement (`binding`: node, annotations and
- * PodScheduled condition, computed by its handler from the stored pod).
+ * pod's `spec.ephemeralContainers`, a pod's placement (`binding`: node, annotations and
+ * PodScheduled condition, computed by its handler from the stored pod), or a
+ * CertificateSigningRequest's `approval` (its `status.conditions`).
  */
-export type UpdateSubresource = 'status' | 'finalize' | 'ephemeralcontainers' | 'binding';
+export type UpdateSubresource = 'status' | 'finalize' | 'ephemeralcontainers' | 'binding' | 'approval';
 
 /**
  * A subresource served by a handler of its own rather than the generic store (a pod's log,
@@ -65,6 +66,8 @@ export interface SubresourceSpec {
 export interface StrategyContext {
   tenant: string;
   namespace: string | undefined;
+  /** Who creates the object (a CSR records its requester); undefined for the server's own writes. */
+  user: UserInfo | undefined;
 }
 
 export interface KindStrategy<T extends KubeObject = KubeObject> {

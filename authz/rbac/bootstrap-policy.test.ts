@@ -63,7 +63,7 @@ describe('bootstrap policy objects', () => {
       'system:controller:replicaset-controller', 'system:controller:replication-controller', 'system:controller:deployment-controller',
       'system:controller:disruption-controller',
       'system:controller:job-controller', 'system:controller:cronjob-controller', 'system:controller:statefulset-controller',
-      'system:controller:daemon-set-controller', 'system:controller:ttl-after-finished-controller', 'system:controller:generic-garbage-collector',
+      'system:controller:daemon-set-controller', 'system:controller:ttl-after-finished-controller', 'system:controller:certificate-controller', 'system:controller:generic-garbage-collector',
       'system:node-simulator',
     ]);
   });
@@ -244,6 +244,7 @@ describe('bootstrap bindings', () => {
       'system:controller:statefulset-controller': ['User/rbac.authorization.k8s.io/system:controller:statefulset-controller'],
       'system:controller:daemon-set-controller': ['User/rbac.authorization.k8s.io/system:controller:daemon-set-controller'],
       'system:controller:ttl-after-finished-controller': ['User/rbac.authorization.k8s.io/system:controller:ttl-after-finished-controller'],
+      'system:controller:certificate-controller': ['User/rbac.authorization.k8s.io/system:controller:certificate-controller'],
       'system:controller:generic-garbage-collector': ['User/rbac.authorization.k8s.io/system:controller:generic-garbage-collector'],
       'system:node-simulator': ['User/rbac.authorization.k8s.io/system:node-simulator'],
     });

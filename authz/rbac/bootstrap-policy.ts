@@ -44,6 +44,7 @@ const AUTHENTICATION = 'authentication.k8s.io';
 const AUTHORIZATION = 'authorization.k8s.io';
 const AUTOSCALING = 'autoscaling';
 const BATCH = 'batch';
+const CERTIFICATES = 'certificates.k8s.io';
 const COORDINATION = 'coordination.k8s.io';
 const DISCOVERY = 'discovery.k8s.io';
 const EVENTS = 'events.k8s.io';
@@ -120,6 +121,7 @@ export const CONTROLLER_USERS = {
   statefulSet: 'system:controller:statefulset-controller',
   daemonSet: 'system:controller:daemon-set-controller',
   ttlAfterFinished: 'system:controller:ttl-after-finished-controller',
+  certificate: 'system:controller:certificate-controller',
   garbageCollector: 'system:controller:generic-garbage-collector',
 } as const;
 
@@ -238,6 +240,12 @@ function controllerRoles(): ClusterRole[] {
       eventsRule(),
     ]),
     clusterRole(CONTROLLER_USERS.ttlAfterFinished, [rule(['get', 'list', 'watch', 'delete'], [BATCH], ['jobs']), eventsRule()]),
+    // Issues approved requests of the one signer it is (the approval plugin's `sign` check).
+    clusterRole(CONTROLLER_USERS.certificate, [
+      rule(['get', 'list', 'watch'], [CERTIFICATES], ['certificatesigningrequests']),
+      rule(['update'], [CERTIFICATES], ['certificatesigningrequests/status']),
+      { apiGroups: [CERTIFICATES], resources: ['signers'], verbs: ['sign'], resourceNames: ['kubernetes.io/kube-apiserver-client'] },
+    ]),
     // Watches every collected kind (discovered, custom resources included) and edits or deletes any of them.
     clusterRole(CONTROLLER_USERS.garbageCollector, [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*'])]),
   ];

@@ -100,33 +100,50 @@ export async function issueClientCertificate(
   identity: ClientIdentity,
   validDays = CLIENT_VALIDITY_DAYS,
 ): Promise<CertificateAndKey> {
+  const keys = await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
+  const { cert } = await signClientCertificate(ca, identity, keys.publicKey, validity(validDays).notAfter);
+  return { cert, key: await exportKey(keys.privateKey) };
+}
+
+/** A client certificate and its serial number (hex, as `openssl x509 -serial` prints it, lower case). */
+export interface SignedCertificate {
+  cert: string;
+  serialNumber: string;
+}
+
+/**
+ * The client certificate of `identity` (as `issueClientCertificate` makes it) for a key the
+ * caller holds (a CertificateSigningRequest's), valid until `notAfter`.
+ */
+export async function signClientCertificate(ca: CertificateAndKey, identity: ClientIdentity, publicKey: x509.PublicKeyType, notAfter: Date): Promise<SignedCertificate> {
   const caCert = new x509.X509Certificate(ca.cert);
   const caKey = await importSigningKey(ca.key);
-  const keys = await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
   // The JSON form, one attribute per RDN, needs no DN escaping: user and group names may hold commas.
   const subject: x509.JsonName = [
     { CN: [identity.user] },
     { O: [`${TENANT_ORGANIZATION_PREFIX}${identity.tenant}`] },
     ...identity.groups.map((group) => ({ OU: [group] })),
   ];
+  const serial = serialNumber();
   const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serialNumber(),
+    serialNumber: serial,
     subject,
     issuer: caCert.subject,
-    ...validity(validDays),
-    publicKey: keys.publicKey,
+    notBefore: validity(0).notBefore,
+    notAfter,
+    publicKey,
     signingKey: caKey,
     signingAlgorithm: SIGNING,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509.SubjectKeyIdentifierExtension.create(publicKey),
       await x509.AuthorityKeyIdentifierExtension.create(caCert),
       ...(identity.tenantUid !== undefined ? [new x509.SubjectAlternativeNameExtension([{ type: 'url', value: `${TENANT_UID_URI_PREFIX}${identity.tenantUid}` }])] : []),
     ],
   });
-  return { cert: cert.toString('pem'), key: await exportKey(keys.privateKey) };
+  return { cert: cert.toString('pem'), serialNumber: serial };
 }
 
 function validity(days: number): { notBefore: Date; notAfter: Date } {

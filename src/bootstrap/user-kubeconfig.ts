@@ -21,6 +21,8 @@ import { SYSTEM_TENANT } from '../../api/spaces.js';
 import { PRIVATE_MODE, readFileIfExists } from './atomic-file.js';
 import { adminKubeconfigPath } from './admin-kubeconfig.js';
 import { issueClientCertificate } from './certificates.js';
+import { certificateSerial, recordIssuedCredential } from './issued-credentials.js';
+import { tokenDigest } from '../../authz/token-file.js';
 import { readClientCa } from './client-ca.js';
 import { type KubeconfigCredential, renderKubeconfig } from './kubeconfig.js';
 
@@ -87,6 +89,9 @@ export async function issueUserKubeconfig(options: UserKubeconfigOptions): Promi
     credentialKind === 'token'
       ? { token: await addTokenRow(options.tokenFile ?? join(options.dataDir, 'tokens.csv'), options.user, groups, options.tenant, tenantUid) }
       : { clientCertificate: await issueClientCertificate(await readClientCa(options.dataDir), { user: options.user, tenant: options.tenant, groups, tenantUid }) };
+  // Recorded so `kube-spaces credentials list` shows it and `revoke` can name it.
+  const id = 'token' in credential ? tokenDigest(credential.token) : certificateSerial(credential.clientCertificate.cert);
+  await recordIssuedCredential(options.dataDir, { kind: credentialKind, id, tenant: options.tenant, user: options.user, groups: [...groups], source: 'kubeconfig' });
 
   const base = (options.server ?? admin.server ?? 'https://127.0.0.1:6443').replace(/\/+$/, '');
   const space = options.space ?? (options.tenant === SYSTEM_TENANT ? undefined : options.tenant);

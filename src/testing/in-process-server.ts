@@ -42,8 +42,8 @@ export interface InProcessServerOptions {
   advertise?: AdvertisedEndpoint;
   /** The CA the root CA publisher puts into every namespace (default: none, the publisher does not run). */
   rootCaBundle?: string;
-  /** Options of the controller manager (a clock, a short job backoff, an event recorder, no garbage collector). */
-  controllers?: Partial<Pick<ControllerManagerOptions, 'eventRecorderFor' | 'clock' | 'jobBackoffBaseMs' | 'enableGarbageCollector'>>;
+  /** Options of the controller manager (a clock, a short job backoff, an event recorder, no garbage collector, a CSR signer). */
+  controllers?: Partial<Pick<ControllerManagerOptions, 'eventRecorderFor' | 'clock' | 'jobBackoffBaseMs' | 'enableGarbageCollector' | 'signClientCertificate' | 'recordIssued'>>;
 }
 
 export async function startInProcessServer(options: InProcessServerOptions = {}): Promise<InProcessServer> {

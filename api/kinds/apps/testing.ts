@@ -17,7 +17,7 @@ export async function create<T extends KubeObject>(def: ResourceDefinition<T>, i
   object.metadata = { uid: TEST_UID, creationTimestamp: CREATED, ...(def.scope === 'namespace' ? { namespace: 'default' } : {}), ...object.metadata };
   if (def.status && !def.createWithStatus) delete object.status;
   def.defaults?.(object);
-  await def.prepareForCreate?.(object, { tenant: 't1', namespace: object.metadata.namespace });
+  await def.prepareForCreate?.(object, { tenant: 't1', namespace: object.metadata.namespace, user: undefined });
   return { object, errors: [...(def.validate?.(object) ?? []), ...(def.validateCreate?.(object) ?? [])] };
 }
 

@@ -341,6 +341,25 @@ export const groupSamples = [
     preemptionPolicy: 'Never',
   },
   {
+    apiVersion: 'certificates.k8s.io/v1',
+    kind: 'CertificateSigningRequest',
+    metadata: spaceMeta('alice'),
+    spec: {
+      request: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K',
+      signerName: 'kubernetes.io/kube-apiserver-client',
+      expirationSeconds: 86400,
+      usages: ['digital signature', 'client auth'],
+      username: 'admin',
+      uid: 'a1b2',
+      groups: ['tenant-admins', 'system:authenticated'],
+      extra: { 'kube-spaces.io/tenant': ['t1'] },
+    },
+    status: {
+      conditions: [{ type: 'Approved', status: 'True', reason: 'KubectlApprove', message: 'This CSR was approved by kubectl certificate approve.', lastUpdateTime: '2025-03-04T05:06:07Z', lastTransitionTime: '2025-03-04T05:06:07Z' }],
+      certificate: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==',
+    },
+  },
+  {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
     metadata: objectMeta('shop-leader'),

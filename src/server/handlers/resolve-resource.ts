@@ -9,7 +9,7 @@ import type { UserInfo } from '../../../api/access.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import { ApiError } from '../../../api/status.js';
 
-export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'token' | 'ephemeralcontainers' | 'binding' | 'eviction' | 'exec' | 'attach' | 'portforward';
+export type Subresource = 'status' | 'scale' | 'finalize' | 'log' | 'token' | 'ephemeralcontainers' | 'binding' | 'eviction' | 'exec' | 'attach' | 'portforward' | 'approval';
 
 /** Status, scale and finalize are read and written; the kind declares the verbs of its other subresources. */
 const PART_VERBS: readonly Verb[] = ['get', 'update', 'patch'];

@@ -23,10 +23,10 @@ import { patchScale, updateScale } from './scale.js';
 import { handleTokenRequest } from './token-request.js';
 import { handleBinding, handleEviction, handleStream } from './pod-subresources.js';
 
-/** The part of the object a write addresses: the whole, its status, or a namespace's finalizers. */
+/** The part of the object a write addresses: the whole, its status, a namespace's finalizers, a CSR's approval. */
 function writtenPart(req: ResourceRequest): UpdateSubresource | undefined {
   const sub = req.subresource;
-  if (sub === undefined || sub === 'status' || sub === 'finalize' || sub === 'ephemeralcontainers') return sub;
+  if (sub === undefined || sub === 'status' || sub === 'finalize' || sub === 'ephemeralcontainers' || sub === 'approval') return sub;
   // Scale writes go through scale.ts and logs are read-only: neither reaches here.
   throw new ApiError(405, 'MethodNotAllowed', `${req.verb} is not supported on ${req.def.resource}/${sub}`);
 }
