@@ -11,7 +11,7 @@ import type { HandlerDeps } from './handler-deps.js';
 import { ApiError } from '../../../api/status.js';
 import { encodeJson } from '../json-body.js';
 import { encodeWatchEvent, negotiateFormat, watchContentType, watchFormat } from '../negotiate.js';
-import { boolParam, fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, type Query } from './query.js';
+import { boolParam, fieldSelectorParam, includeObjectParam, intParam, labelSelectorParam, param, validateListOptions, type Query } from './query.js';
 import type { ResourceRequest } from './resolve-resource.js';
 import { compileFieldSelector } from '../../../api/selection/field-selector.js';
 import { selectableFields } from './query.js';
@@ -27,6 +27,7 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
     throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', { causes: [{ reason: 'UnexpectedServerResponse', message: '405: Method Not Allowed' }] });
   }
   const query = request.query as Query;
+  validateListOptions(query, 'watch');
   const format = negotiateFormat(request.headers.accept, true);
   let fieldMatch = fieldSelectorParam(query, req.def);
   if (req.name !== undefined) {
