@@ -19,6 +19,14 @@ import { seesSharedDefaults, sharedDefaultsWatch } from './shared-defaults.js';
 import { narrowedToSpace, seesPartAboveSpaces } from './above-spaces.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * A watcher that reads slower than events come is cut when its unsent events pass this size or it
+ * has not taken any for MAX_WATCH_BLOCKED_MS, as kube-apiserver's cacher drops an unresponsive
+ * watcher: its buffer would grow without bound, and over HTTP/2 it would hold the connection's
+ * flow-control window that the other streams share. Its client re-watches from its last event.
+ */
+export const MAX_WATCH_BUFFER_BYTES = 16 * 1024 * 1024;
+export const MAX_WATCH_BLOCKED_MS = 30_000;
 
 export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   // The legacy `/watch/` prefix names the verb whatever the method, as in kube-apiserver, whose
@@ -49,17 +57,37 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   const raw = reply.raw;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  /** Set while the client has not taken what was written: the deadline for it to start reading again. */
+  let blocked: NodeJS.Timeout | undefined;
   const counted = deps.metrics?.watchStarted(req.def);
   const stream = {
     close: (): void => {
       if (closed) return;
       closed = true;
       if (timer) clearTimeout(timer);
+      if (blocked) clearTimeout(blocked);
       counted?.stopped();
       active?.stop();
       deps.watches.delete(stream);
       if (!raw.writableEnded) raw.end();
     },
+  };
+  /** Ends a watcher too slow to keep up: the unsent events are dropped with its stream (HTTP/2) or connection (HTTP/1.1). */
+  const cutSlowWatcher = (): void => {
+    request.log.warn({ bufferedBytes: raw.writableLength }, 'watcher too slow to keep up with its events; ending it');
+    stream.close();
+    raw.destroy();
+  };
+  const onDrain = (): void => {
+    clearTimeout(blocked);
+    blocked = undefined;
+  };
+  const write = (chunk: string | Buffer): void => {
+    if (raw.write(chunk)) return;
+    if (raw.writableLength > MAX_WATCH_BUFFER_BYTES) return cutSlowWatcher();
+    if (blocked) return;
+    blocked = setTimeout(cutSlowWatcher, MAX_WATCH_BLOCKED_MS);
+    raw.once('drain', onDrain);
   };
 
   let tenant = req.tenant;
@@ -81,7 +109,7 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
         send: (event) => {
           if (closed) return;
           if (!raw.headersSent) startStream();
-          raw.write(encode(event));
+          write(encode(event));
           counted?.eventSent();
         },
         end: () => stream.close(),
@@ -97,10 +125,11 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   function startStream(): void {
     const warning = reply.getHeader('warning');
     reply.hijack();
+    // No Transfer-Encoding: Node chunks an HTTP/1.1 answer of unknown length by itself, and the
+    // header is forbidden over HTTP/2 (setting it throws).
     raw.writeHead(200, {
       'Content-Type': watchContentType(streamFormat),
       'Cache-Control': 'no-cache, private',
-      'Transfer-Encoding': 'chunked',
       ...(warning !== undefined ? { Warning: warning } : {}),
     });
     raw.flushHeaders();
