@@ -90,6 +90,23 @@ describe('HTTP/2 serving', () => {
     expect(h2.session.closed).toBe(false);
   });
 
+  it('cuts a watcher that stops reading once 16 MiB wait for it, while the other streams go on', async () => {
+    const path = `/api/v1/namespaces/${ns}/configmaps?watch=1&labelSelector=bulk%3Dyes`;
+    const slow = h2.watch(path);
+    const fast = h2.watch(path);
+    expect(await Promise.all([slow.status, fast.status])).toEqual([200, 200]);
+    slow.pause();
+    // 20 ConfigMaps of 900 KiB: more than the 16 MiB a watcher may leave unread.
+    const bulk = 20;
+    for (let i = 0; i < bulk; i++) {
+      await cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `bulk-${i}`, namespace: ns, labels: { bulk: 'yes' } }, data: { v: 'x'.repeat(900 * 1024) } });
+    }
+    await fast.until((events) => events.filter((e) => e.type === 'ADDED').length === bulk, 30_000);
+    await slow.closed;
+    expect((await h2.get('/version')).status).toBe(200);
+    fast.close();
+  });
+
   it('sends no HTTP/1-only headers over h2', async () => {
     const res = await h2.get('/version');
     expect(res.status).toBe(200);

@@ -27,6 +27,10 @@ export interface Http2Watch {
   /** The watch events received so far, parsed. */
   readonly events: WatchEvent[];
   readonly status: Promise<number>;
+  /** Resolves when the stream has closed, with its RST_STREAM code (0 for an end without one). */
+  readonly closed: Promise<number>;
+  /** Stops reading: the server's writes for this stream back up once the flow-control window is full. */
+  pause(): void;
   /** Resolves once `done(events)` holds; rejects after `timeoutMs` (default 15 s). */
   until(done: (events: Http2Watch['events']) => boolean, timeoutMs?: number): Promise<void>;
   close(): void;
@@ -87,9 +91,12 @@ export async function connectHttp2(url: string, caCert: string, token: string): 
     });
     // Errors after the head (a reset when the session closes) end the watch; `status` carries a refusal.
     stream.on('error', () => undefined);
+    const closed = new Promise<number>((resolve) => stream.once('close', () => resolve(stream.rstCode ?? 0)));
     return {
       events,
       status,
+      closed,
+      pause: () => stream.pause(),
       until: (done, timeoutMs = 15_000) =>
         new Promise<void>((resolve, reject) => {
           const check = (): void => {

@@ -13,7 +13,7 @@
  *   const connections = trackConnections(app.server); // then connections.close() / destroy() on shutdown
  */
 import type { IncomingMessage } from 'node:http';
-import { constants, type Http2SecureServer, type Http2ServerRequest, type Http2Session, type SecureServerOptions } from 'node:http2';
+import { constants, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type Http2Session, type SecureServerOptions } from 'node:http2';
 import type { Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -95,9 +95,9 @@ export interface ServerConnections {
 
 /**
  * Tracks the server's connections, and closes an HTTP/2 connection once it has had no stream open
- * for HTTP2_IDLE_TIMEOUT_MS. One timer per idle connection, none per stream.
+ * for `idleTimeoutMs` (HTTP2_IDLE_TIMEOUT_MS; tests pass less). One timer per idle connection, none per stream.
  */
-export function trackConnections(server: Server | Http2SecureServer): ServerConnections {
+export function trackConnections(server: Server | Http2SecureServer | Http2Server, idleTimeoutMs = HTTP2_IDLE_TIMEOUT_MS): ServerConnections {
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
   server.on('secureConnection', (socket: TLSSocket) => {
@@ -109,7 +109,7 @@ export function trackConnections(server: Server | Http2SecureServer): ServerConn
     let openStreams = 0;
     let idle: NodeJS.Timeout | undefined;
     const startIdle = (): void => {
-      idle = setTimeout(() => session.close(), HTTP2_IDLE_TIMEOUT_MS);
+      idle = setTimeout(() => session.close(), idleTimeoutMs);
       idle.unref();
     };
     startIdle();
