@@ -31,6 +31,8 @@ export interface Http2Watch {
   readonly closed: Promise<number>;
   /** Stops reading: the server's writes for this stream back up once the flow-control window is full. */
   pause(): void;
+  /** Reads again (a reset stream closes only once what it buffered has been read). */
+  resume(): void;
   /** Resolves once `done(events)` holds; rejects after `timeoutMs` (default 15 s). */
   until(done: (events: Http2Watch['events']) => boolean, timeoutMs?: number): Promise<void>;
   close(): void;
@@ -72,21 +74,25 @@ export async function connectHttp2(url: string, caCert: string, token: string): 
   const watch = (path: string): Http2Watch => {
     const stream = open('GET', path);
     const events: Http2Watch['events'] = [];
-    let pending = '';
+    let pending: string[] = [];
     const waiters = new Set<() => void>();
     const status = new Promise<number>((resolve, reject) => {
       stream.on('response', (h) => resolve(Number(h[':status'])));
       stream.on('error', reject);
     });
     stream.setEncoding('utf8');
+    // Only each new chunk is searched for line ends: a 1 MiB event arrives in many frames.
     stream.on('data', (text: string) => {
-      pending += text;
+      let start = 0;
       let newline: number;
-      while ((newline = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
+      while ((newline = text.indexOf('\n', start)) >= 0) {
+        pending.push(text.slice(start, newline));
+        const line = pending.join('');
+        pending = [];
+        start = newline + 1;
         if (line.trim() !== '') events.push(JSON.parse(line) as WatchEvent);
       }
+      if (start < text.length) pending.push(text.slice(start));
       for (const wake of waiters) wake();
     });
     // Errors after the head (a reset when the session closes) end the watch; `status` carries a refusal.
@@ -97,6 +103,7 @@ export async function connectHttp2(url: string, caCert: string, token: string): 
       status,
       closed,
       pause: () => stream.pause(),
+      resume: () => stream.resume(),
       until: (done, timeoutMs = 15_000) =>
         new Promise<void>((resolve, reject) => {
           const check = (): void => {

@@ -20,10 +20,11 @@ import { narrowedToSpace, seesPartAboveSpaces } from './above-spaces.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
- * A watcher that reads slower than events come is cut when its unsent events pass this size or it
- * has not taken any for MAX_WATCH_BLOCKED_MS, as kube-apiserver's cacher drops an unresponsive
- * watcher: its buffer would grow without bound, and over HTTP/2 it would hold the connection's
- * flow-control window that the other streams share. Its client re-watches from its last event.
+ * A watcher that reads slower than events come is cut when its unsent live events pass this size
+ * or it has taken no byte for MAX_WATCH_BLOCKED_MS, as kube-apiserver's cacher drops an
+ * unresponsive watcher: its buffer would grow without bound. Its client re-watches from its last
+ * event. The initial state (sent at once, however large) does not count against the size, only
+ * against the time: a client reading it slowly but steadily keeps its watch.
  */
 export const MAX_WATCH_BUFFER_BYTES = 16 * 1024 * 1024;
 export const MAX_WATCH_BLOCKED_MS = 30_000;
@@ -57,8 +58,14 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   const raw = reply.raw;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
-  /** Set while the client has not taken what was written: the deadline for it to start reading again. */
+  /** Set while written bytes wait for the client: the next check that it took some. */
   let blocked: NodeJS.Timeout | undefined;
+  /** Bytes handed to the response, and how many of them the client had taken at the last check. */
+  let written = 0;
+  let takenAtCheck = 0;
+  /** While the initial state is written, and what of it was still unsent afterwards. */
+  let sendingInitialState = true;
+  let initialBacklog = 0;
   const counted = deps.metrics?.watchStarted(req.def);
   const stream = {
     close: (): void => {
@@ -78,16 +85,21 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
     stream.close();
     raw.destroy();
   };
-  const onDrain = (): void => {
-    clearTimeout(blocked);
-    blocked = undefined;
+  const taken = (): number => written - raw.writableLength;
+  const watchProgress = (): void => {
+    takenAtCheck = taken();
+    blocked = setTimeout(() => {
+      blocked = undefined;
+      if (raw.writableLength === 0) return;
+      if (taken() === takenAtCheck) return cutSlowWatcher();
+      watchProgress();
+    }, MAX_WATCH_BLOCKED_MS);
   };
   const write = (chunk: string | Buffer): void => {
+    written += Buffer.byteLength(chunk);
     if (raw.write(chunk)) return;
-    if (raw.writableLength > MAX_WATCH_BUFFER_BYTES) return cutSlowWatcher();
-    if (blocked) return;
-    blocked = setTimeout(cutSlowWatcher, MAX_WATCH_BLOCKED_MS);
-    raw.once('drain', onDrain);
+    if (!sendingInitialState && raw.writableLength > initialBacklog + MAX_WATCH_BUFFER_BYTES) return cutSlowWatcher();
+    if (!blocked) watchProgress();
   };
 
   let tenant = req.tenant;
@@ -121,6 +133,9 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
       counted?.stopped();
       throw err;
     });
+  // The cache wrote the initial state within startWatch; live events count from here.
+  sendingInitialState = false;
+  initialBacklog = raw.writableLength;
 
   function startStream(): void {
     const warning = reply.getHeader('warning');
