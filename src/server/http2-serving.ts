@@ -14,6 +14,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { constants, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type Http2Session, type SecureServerOptions } from 'node:http2';
+import type { Server as HttpServer } from 'node:http';
 import type { Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -97,10 +98,11 @@ export interface ServerConnections {
  * Tracks the server's connections, and closes an HTTP/2 connection once it has had no stream open
  * for `idleTimeoutMs` (HTTP2_IDLE_TIMEOUT_MS; tests pass less). One timer per idle connection, none per stream.
  */
-export function trackConnections(server: Server | Http2SecureServer | Http2Server, idleTimeoutMs = HTTP2_IDLE_TIMEOUT_MS): ServerConnections {
+export function trackConnections(server: HttpServer | Server | Http2SecureServer | Http2Server, idleTimeoutMs = HTTP2_IDLE_TIMEOUT_MS): ServerConnections {
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
-  server.on('secureConnection', (socket: TLSSocket) => {
+  // The TCP socket under each connection, TLS or not (inject()-less tests listen in plain text).
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
