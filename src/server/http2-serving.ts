@@ -71,7 +71,7 @@ export function applyHttp1Limits(server: Http2SecureServer): void {
 }
 
 /** Whether a request came over HTTP/2 (Node's compatibility request, which has no socket of its own). */
-export function isHttp2Request(req: IncomingMessage | Http2ServerRequest): req is Http2ServerRequest {
+function isHttp2Request(req: IncomingMessage | Http2ServerRequest): req is Http2ServerRequest {
   return req.httpVersionMajor === 2;
 }
 
@@ -101,7 +101,7 @@ export interface ServerConnections {
 export function trackConnections(server: HttpServer | Server | Http2SecureServer | Http2Server, idleTimeoutMs = HTTP2_IDLE_TIMEOUT_MS): ServerConnections {
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
-  // The TCP socket under each connection, TLS or not (inject()-less tests listen in plain text).
+  // The TCP socket under each connection, TLS or not (an app built without TLS listens in plain text).
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
