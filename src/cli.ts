@@ -145,6 +145,12 @@ await yargs(hideBin(process.argv))
         leaderElectionFlags(simulatorFlags(y))
           .option('secure-port', { type: 'number', default: 6443, describe: 'HTTPS port (0 picks a free one)' })
           .option('bind-address', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+          .option('http2-max-streams-per-connection', {
+            type: 'number',
+            default: 0,
+            describe: "The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means to use golang's default (250).",
+          })
+          .option('disable-http2-serving', { type: 'boolean', default: false, describe: 'If true, HTTP2 serving will be disabled' })
           .option('etcd-servers', {
             type: 'string',
             array: true,
@@ -188,6 +194,9 @@ await yargs(hideBin(process.argv))
             const port = argv['secure-port'];
             if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--secure-port must be 0-65535, got ${port}`);
             checkNodeCount('simulate-nodes', argv['simulate-nodes'], 0);
+            const streams = argv['http2-max-streams-per-connection'];
+            // HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS is 32 bits.
+            if (!Number.isInteger(streams) || streams < 0 || streams > 2 ** 32 - 1) throw new Error(`--http2-max-streams-per-connection must be a whole number, 0 or more, got ${streams}`);
             if ((argv['etcd-certfile'] === undefined) !== (argv['etcd-keyfile'] === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
             if ((argv['tls-cert-file'] === undefined) !== (argv['tls-private-key-file'] === undefined)) throw new Error('--tls-cert-file and --tls-private-key-file go together');
             if ((argv['audit-policy-file'] === undefined) !== (argv['audit-log-path'] === undefined)) throw new Error('--audit-policy-file and --audit-log-path go together');
@@ -209,6 +218,7 @@ await yargs(hideBin(process.argv))
       await serve({
         securePort: argv['secure-port'],
         bindAddress: argv['bind-address'],
+        http2: { enabled: !argv['disable-http2-serving'], maxStreamsPerConnection: argv['http2-max-streams-per-connection'] },
         etcdServers: commaList(argv['etcd-servers']),
         etcdTls: { caFile: argv['etcd-cafile'], certFile: argv['etcd-certfile'], keyFile: argv['etcd-keyfile'] },
         etcdPrefix: argv['etcd-prefix'],

@@ -26,6 +26,7 @@ import { readServiceAccountKeyFile } from './bootstrap/operator-pki.js';
 import { readBuildInfo, versionInfo } from './server/build-info.js';
 import { createLogger } from './logger.js';
 import { buildApp } from './server/app.js';
+import type { Http2Options } from './server/http2-serving.js';
 import { ApiMetrics } from './server/metrics.js';
 import { AuditRecorder } from './server/audit/audit-events.js';
 import { AuditLog } from './server/audit/audit-log.js';
@@ -49,6 +50,8 @@ import { startNodeSimulator, type NodeSimulatorSettings } from '../controllers/n
 export interface ServeOptions {
   securePort: number;
   bindAddress: string;
+  /** `--disable-http2-serving` and `--http2-max-streams-per-connection`; default HTTP/2 on, 250 streams. */
+  http2?: Http2Options;
   /** Empty: the embedded SQLite store. */
   etcdServers: readonly string[];
   etcdTls?: EtcdTlsFiles;
@@ -182,6 +185,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       metrics,
       audit: audit?.recorder,
       tls: { ...prepared.serving, clientCa: prepared.clientCaBundle },
+      http2: options.http2,
     });
     app.addHook('onClose', async () => {
       await audit?.log.close();

@@ -49,7 +49,7 @@ export async function shutDown(targets: ShutdownTargets, signal: NodeJS.Signals)
   await targets.controllers?.stop();
   const force = setTimeout(() => {
     logger.warn({ timeoutMs: drainTimeoutMs }, 'requests still in flight; closing their connections');
-    app.server.closeAllConnections();
+    app.connections.destroy();
   }, drainTimeoutMs);
   try {
     await app.close();

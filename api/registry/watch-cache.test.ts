@@ -16,7 +16,7 @@ import { GenericStore } from './generic-store.js';
 import type { KubeObject } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { startStoreWatch, type ApiWatchEvent, type WatchQuery } from './watch.js';
-import { CurrentRevision, WatchCaches } from './watch-cache.js';
+import { BOOKMARK_INTERVAL_MS, CurrentRevision, WatchCaches } from './watch-cache.js';
 
 const coreEvents = builtinKinds.find((d) => d.group === '' && d.resource === 'events') as ResourceDefinition;
 const v1Events = builtinKinds.find((d) => d.group === 'events.k8s.io' && d.resource === 'events') as ResourceDefinition;
@@ -143,6 +143,24 @@ describe('WatchCaches', () => {
     await caches.startWatch(configMaps, { tenant: 't1' }, { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true }, watch.sink);
     expect(watch.lines()).toEqual(['ADDED t1/a', 'BOOKMARK']);
     expect(watch.events[1]!.object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+  });
+
+  it('sends a watcher that allowed bookmarks one about every minute, even when nothing changed', async () => {
+    await create('t1', cm('a'));
+    const withBookmarks = recorder();
+    const without = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, { allowWatchBookmarks: true }, withBookmarks.sink);
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, without.sink);
+    const revision = Number(withBookmarks.events[0]!.object.metadata.resourceVersion);
+    caches.sendDueBookmarks(Date.now() + BOOKMARK_INTERVAL_MS / 2);
+    expect(withBookmarks.lines()).toEqual(['ADDED t1/a']);
+    caches.sendDueBookmarks(Date.now() + BOOKMARK_INTERVAL_MS);
+    expect(withBookmarks.lines()).toEqual(['ADDED t1/a', 'BOOKMARK']);
+    expect(withBookmarks.events[1]!.object.metadata.resourceVersion).toBe(String(revision));
+    // Due again only a minute after the last one.
+    caches.sendDueBookmarks(Date.now() + BOOKMARK_INTERVAL_MS / 2);
+    expect(withBookmarks.lines()).toEqual(['ADDED t1/a', 'BOOKMARK']);
+    expect(without.lines()).toEqual(['ADDED t1/a']);
   });
 
   it('ends every watch with an ERROR when its storage watch fails, and starts afresh for the next', async () => {

@@ -78,6 +78,15 @@ interface FreshnessWaiter {
   done(reached: boolean): void;
 }
 
+/**
+ * A watcher that allowed bookmarks gets one at least this often, even when nothing changed, as
+ * kube-apiserver's cacher sends them (`bookmarkFrequency`): its client can then resume from a
+ * recent revision instead of one the window may have dropped.
+ */
+export const BOOKMARK_INTERVAL_MS = 60_000;
+/** How often the caches look for watchers due a bookmark: one timer for all of them. */
+const BOOKMARK_CHECK_MS = 5_000;
+
 interface CachedEvent {
   type: StoreEvent['type'];
   key: string;
@@ -92,6 +101,8 @@ interface CachedEvent {
 /** One watch served by a cache: its storage prefix, its selectors, and where it stands. */
 class CacheWatcher {
   stopped = false;
+  /** When this watcher is next due a bookmark (if it allowed them). */
+  private nextBookmarkAt = Date.now() + BOOKMARK_INTERVAL_MS;
 
   constructor(
     private readonly def: ResourceDefinition,
@@ -119,7 +130,19 @@ class CacheWatcher {
   progress(revision: number): void {
     if (this.stopped || revision <= this.since) return;
     this.since = revision;
-    if (this.bookmarks) this.send(bookmark(this.def, revision));
+    if (this.bookmarks) this.sendBookmark(revision);
+  }
+
+  /** The periodic bookmark, at the cache's revision even when nothing changed since the last one. */
+  bookmarkIfDue(revision: number, now: number): void {
+    if (this.stopped || !this.bookmarks || now < this.nextBookmarkAt) return;
+    this.since = Math.max(this.since, revision);
+    this.sendBookmark(this.since);
+  }
+
+  private sendBookmark(revision: number): void {
+    this.nextBookmarkAt = Date.now() + BOOKMARK_INTERVAL_MS;
+    this.send(bookmark(this.def, revision));
   }
 
   /** A watcher whose sink throws ends alone; the cache and the other watchers go on. */
@@ -330,6 +353,12 @@ class KindCache {
     for (const waiter of this.waiters) waiter.done(false);
   }
 
+  /** Sends the bookmarks that are due (see BOOKMARK_INTERVAL_MS). */
+  sendDueBookmarks(now: number): void {
+    if (this.failed) return;
+    for (const watcher of this.watchers) watcher.bookmarkIfDue(this.revision, now);
+  }
+
   /** The storage watch failed for good: every watch ends with the cause, and the next one starts a new cache. */
   private fail(err: Error): void {
     if (this.failed) return;
@@ -416,6 +445,7 @@ export class WatchCaches {
   private readonly loaded = new Map<ResourceDefinition, KindCache>();
   private stopped = false;
   private readonly currentRevision: CurrentRevision;
+  private readonly bookmarkTimer: NodeJS.Timeout;
 
   constructor(
     private readonly generic: GenericStore,
@@ -424,6 +454,13 @@ export class WatchCaches {
     private readonly freshnessWaitMs = FRESHNESS_WAIT_MS,
   ) {
     this.currentRevision = new CurrentRevision(store);
+    this.bookmarkTimer = setInterval(() => this.sendDueBookmarks(Date.now()), BOOKMARK_CHECK_MS);
+    this.bookmarkTimer.unref();
+  }
+
+  /** Sends every watcher its periodic bookmark when due (the timer calls it; tests call it with a clock of their own). */
+  sendDueBookmarks(now: number): void {
+    for (const cache of this.loaded.values()) cache.sendDueBookmarks(now);
   }
 
   private cacheFor(def: ResourceDefinition): Promise<KindCache> {
@@ -532,6 +569,7 @@ export class WatchCaches {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.bookmarkTimer);
     const caches = [...this.caches.values()];
     this.caches.clear();
     this.loaded.clear();

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Http2SecureServer } from 'node:http2';
 import type { Authenticator, TokenAuthenticator } from '../../authz/authenticate.js';
 import type { Authorizer } from '../../authz/authorize.js';
 import type { TenantExists } from '../../authz/resolve-tenant.js';
@@ -26,6 +27,7 @@ import { openApiRoutes } from './openapi-routes.js';
 import { declareRequestContext, rewriteRequestUrl } from './request-context.js';
 import { sendStatus } from './negotiate.js';
 import { answerClientError, dropStalledBodies, trackRequestMethods, REQUEST_TIMEOUT_MS, SERVER_CONNECTION_OPTIONS } from './connections.js';
+import { applyHttp1Limits, http2ServerOptions, trackConnections, type Http2Options, type ServerConnections } from './http2-serving.js';
 import { statusErrorHandler, statusNotFoundHandler } from './status.js';
 import { statusFromError } from '../../api/status.js';
 import { versionRoutes } from './version-routes.js';
@@ -84,13 +86,36 @@ export interface AppDeps {
   metrics?: ApiMetrics;
   /** Writes audit events as the audit policy says; without it nothing is audited. */
   audit?: AuditRecorder;
+  /** HTTP/2 beside HTTP/1.1 on the TLS listener (on unless disabled); no effect without `tls`. */
+  http2?: Http2Options;
 }
 
-/** An HTTPS server in production; plain HTTP when built without `tls` (tests). */
-export type KubeApp = FastifyInstance<Server>;
+/**
+ * An HTTPS server in production (HTTP/2 and HTTP/1.1, or HTTP/1.1 only); plain HTTP when built
+ * without `tls` (tests). Typed as the HTTP/1.1 server: HTTP/2 requests reach the handlers as
+ * Node's compatibility request and response, which carry the same API, and the few places that
+ * touch the connection itself ask `http2-serving.ts` which protocol they serve.
+ */
+export type KubeApp = FastifyInstance<Server> & { connections: ServerConnections };
+
+/** The Fastify options that decide the listener: TLS with or without HTTP/2, or plain HTTP for inject(). */
+function listenerOptions(deps: AppDeps): { http2?: true; https: object | null; http2SessionTimeout?: number } {
+  if (!deps.tls) return { https: null };
+  // Ask for a client certificate without requiring one: kubectl presents its certificate only
+  // when asked, and token users have none. `ca` only names the client CA in the request (so
+  // clients choosing a certificate by CA pick ours); Node judges nothing (rejectUnauthorized
+  // false), the x509 authenticator does.
+  const tls = { key: deps.tls.key, cert: deps.tls.cert, ca: deps.tls.clientCa, requestCert: true, rejectUnauthorized: false, ...SERVER_CONNECTION_OPTIONS };
+  const http2 = deps.http2 ?? { enabled: true, maxStreamsPerConnection: 0 };
+  if (!http2.enabled) return { https: tls };
+  // Fastify's session timeout (72 s of no frames) would cut a connection whose only stream is a
+  // quiet watch; trackConnections closes connections with no stream open instead.
+  return { http2: true, https: { ...tls, ...http2ServerOptions(http2.maxStreamsPerConnection) }, http2SessionTimeout: 0 };
+}
 
 export function buildApp(deps: AppDeps): KubeApp {
-  const app = Fastify({
+  const listener = listenerOptions(deps);
+  const fastify = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT,
     // Requests still arriving on open connections while closing are served (with
@@ -105,14 +130,10 @@ export function buildApp(deps: AppDeps): KubeApp {
     // Bad framing, oversized headers and requests not received in time answer with a Status.
     clientErrorHandler: answerClientError,
     requestTimeout: REQUEST_TIMEOUT_MS,
-    // Ask for a client certificate without requiring one: kubectl presents its certificate only
-    // when asked, and token users have none. `ca` only names the client CA in the request (so
-    // clients choosing a certificate by CA pick ours); Node judges nothing (rejectUnauthorized
-    // false), the x509 authenticator does.
-    https: deps.tls
-      ? { key: deps.tls.key, cert: deps.tls.cert, ca: deps.tls.clientCa, requestCert: true, rejectUnauthorized: false, ...SERVER_CONNECTION_OPTIONS }
-      : null,
-  });
+    ...listener,
+  } as FastifyServerOptions) as unknown as FastifyInstance<Server>;
+  if (listener.http2) applyHttp1Limits(fastify.server as unknown as Http2SecureServer);
+  const app = Object.assign(fastify, { connections: trackConnections(fastify.server) });
 
   if (deps.tls) trackRequestMethods(app.server);
   declareRequestContext(app);
@@ -127,11 +148,13 @@ export function buildApp(deps: AppDeps): KubeApp {
   let shuttingDown = false;
   app.addHook('preClose', async () => {
     shuttingDown = true;
+    app.connections.close();
   });
   // While draining, each answer ends its connection: a kept-alive idle connection would hold
   // close() open until the drain timeout.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (shuttingDown) reply.header('connection', 'close');
+  app.addHook('onSend', async (request, reply, payload) => {
+    // HTTP/2 has no Connection header (setting one throws); its connections get GOAWAY on close.
+    if (shuttingDown && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
     // Node writes the head in a string body's encoding (UTF-8), which would encode the UTF-8
     // bytes of a Warning header a second time; a Buffer body leaves the head in latin1, byte for byte.
     return typeof payload === 'string' && reply.hasHeader('warning') ? Buffer.from(payload) : payload;

@@ -19,6 +19,7 @@ import { pathSegmentProblems } from '../../api/validation/path-segment.js';
 import { noteAccess, requestInfoOf, type AccessRecord } from './request-context.js';
 import { checkPathSegments, type RequestInfo } from './request-info.js';
 import { ApiError } from '../../api/status.js';
+import { connectionSocket } from './http2-serving.js';
 
 /** `/healthz`, `/livez`, `/readyz`, `/version`, with a trailing slash or a sub-path (`/readyz/storage`). */
 const ANONYMOUS_ROOTS = new Set(['healthz', 'livez', 'readyz', 'version']);
@@ -35,7 +36,7 @@ function isAnonymous(info: RequestInfo | null): boolean {
  */
 function presentsCredentials(request: FastifyRequest): boolean {
   if (/^\s*bearer\s+\S/i.test(request.headers.authorization ?? '')) return true;
-  const socket = request.raw.socket as Partial<TLSSocket>;
+  const socket = connectionSocket(request.raw) as Partial<TLSSocket>;
   const certificate = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate() : null;
   return certificate !== null && Object.keys(certificate).length > 0;
 }
@@ -82,7 +83,7 @@ function ofLiveIncarnation(user: UserInfo | null, tenantUid: TenantUid | undefin
 
 export function authenticateRequest(authenticate: Authenticator, authorizer: Authorizer, tenantExists: TenantExists, tenantUid?: TenantUid): onRequestAsyncHookHandler {
   return async (request: FastifyRequest) => {
-    const authenticated = ofLiveIncarnation(await authenticate(request), tenantUid, request);
+    const authenticated = ofLiveIncarnation(await authenticate({ headers: request.headers, socket: connectionSocket(request.raw) }), tenantUid, request);
     const info = requestInfoOf(request.raw);
     if (isAnonymous(info) && (authenticated || !presentsCredentials(request))) {
       request.kube = { user: authenticated ?? anonymousUser(), info, tenant: '' };

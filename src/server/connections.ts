@@ -13,8 +13,10 @@
  *             clientErrorHandler: answerClientError });
  */
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { constants as http2Constants, type Http2SecureServer, type Http2ServerRequest } from 'node:http2';
 import type { Server, ServerOptions } from 'node:https';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { failureStatus, type Status } from '../../api/status.js';
 
@@ -75,9 +77,15 @@ function noteNextRequestMethod(socket: Socket): void {
  * with the first bytes of a connection, or the first bytes after the previous answer ended
  * (clients do not pipeline).
  */
-export function trackRequestMethods(server: Server): void {
-  server.on('secureConnection', noteNextRequestMethod);
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => res.once('finish', () => noteNextRequestMethod(req.socket)));
+export function trackRequestMethods(server: Server | Http2SecureServer): void {
+  // Only HTTP/1.1 connections: an HTTP/2 connection's bytes belong to its session, whose
+  // protocol errors are frames, never a written Status.
+  server.on('secureConnection', (socket: TLSSocket) => {
+    if (socket.alpnProtocol !== 'h2') noteNextRequestMethod(socket);
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.httpVersionMajor === 1) res.once('finish', () => noteNextRequestMethod(req.socket));
+  });
 }
 
 /**
@@ -131,31 +139,47 @@ function bodyDrained(req: IncomingMessage): Promise<boolean> {
  * Drops a connection whose request body stops arriving for BODY_IDLE_TIMEOUT_MS (a request
  * announcing more `Content-Length` than it sends), and only while the body arrives: once it is
  * read (preHandler), the idle limit is lifted, so slow answers and long watches are untouched.
- * Node destroys a socket that times out when nobody listens for the timeout. A request answered
- * before its body has arrived closes its connection.
+ * Node destroys a socket that times out when nobody listens for the timeout. Over HTTP/2 the
+ * deadline is the stream's, and the stalled stream alone is reset: the connection carries others.
+ * An HTTP/1.1 request answered before its body has arrived closes its connection.
  */
 export function dropStalledBodies(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const { headers } = request.raw;
     const announcesBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
-    // inject()'s stand-in socket has no timers.
-    if (announcesBody && typeof request.raw.socket?.setTimeout === 'function') request.raw.socket.setTimeout(BODY_IDLE_TIMEOUT_MS);
+    const h2 = http2Stream(request.raw);
+    if (h2) {
+      // An HTTP/2 request whose headers did not end the stream has a body coming, with or without a length.
+      if (!h2.stream.endAfterHeaders) h2.stream.setTimeout(BODY_IDLE_TIMEOUT_MS, () => h2.stream.close(http2Constants.NGHTTP2_CANCEL));
+    } else if (announcesBody && typeof request.raw.socket?.setTimeout === 'function') {
+      // inject()'s stand-in socket has no timers.
+      request.raw.socket.setTimeout(BODY_IDLE_TIMEOUT_MS);
+    }
     done();
   });
   app.addHook('preHandler', (request, _reply, done) => {
-    if (request.raw.socket?.timeout === BODY_IDLE_TIMEOUT_MS) request.raw.socket.setTimeout(0);
+    const h2 = http2Stream(request.raw);
+    if (h2) h2.stream.setTimeout(0);
+    else if (request.raw.socket?.timeout === BODY_IDLE_TIMEOUT_MS) request.raw.socket.setTimeout(0);
     done();
   });
   // Answered before its body arrived (refused by authentication or too large, say): a client
   // still sending would have its connection reset under it and lose the answer, so a body of a
   // bounded size is read and dropped first (Go's server lingers the same way before closing).
-  // One that does not arrive in time closes the connection after the answer.
+  // One that does not arrive in time closes the connection after the answer. HTTP/2 needs none of
+  // this: the answer ends the stream alone, and there is no Connection header to send.
   app.addHook('onSend', async (request, reply) => {
     const raw = request.raw;
+    if (raw.httpVersionMajor === 2) return;
     // `complete` is Node's HTTP parser's flag; inject()'s stand-in request never sets it, but its
     // stream has ended once the body was read (without this, every in-process write waited DRAIN_MAX_MS).
     if (raw.complete || raw.readableEnded) return;
     if (Number(raw.headers['content-length']) <= DRAIN_MAX_BYTES && (await bodyDrained(raw))) return;
     reply.header('connection', 'close');
   });
+}
+
+/** The HTTP/2 request behind Fastify's raw request, or null for HTTP/1.1 and inject(). */
+function http2Stream(raw: IncomingMessage): Http2ServerRequest | null {
+  return raw.httpVersionMajor === 2 ? (raw as unknown as Http2ServerRequest) : null;
 }

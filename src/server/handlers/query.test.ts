@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../api/status.js';
 import { boolParam, intParam, param, validateListOptions, type Query } from './query.js';
 
-function refusal(query: Query): { code: number; reason: string; message: string; fields: string[] } | null {
+function refusal(query: Query, verb: 'list' | 'watch' = 'list'): { code: number; reason: string; message: string; fields: string[] } | null {
   try {
-    validateListOptions(query);
+    validateListOptions(query, verb);
     return null;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -44,6 +44,42 @@ describe('validateListOptions (kube-apiserver’s ListOptions rules for a list)'
 
   it('refuses a resourceVersion that is no number with 400', () => {
     expect(refusal({ resourceVersion: 'abc' })).toMatchObject({ code: 400, reason: 'BadRequest' });
+  });
+});
+
+describe('validateListOptions for a watch (kube-apiserver’s validateWatchOptions, WatchList on)', () => {
+  it.each<[string, Query]>([
+    ['a plain watch', {}],
+    ['a watch from a resourceVersion', { resourceVersion: '12' }],
+    ['a watch-list', { sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: 'true' }],
+    ['sendInitialEvents=false with NotOlderThan', { sendInitialEvents: 'false', resourceVersionMatch: 'NotOlderThan', resourceVersion: '5' }],
+  ])('accepts %s', (_what, query) => {
+    expect(refusal(query, 'watch')).toBeNull();
+  });
+
+  it.each<[string, Query, string]>([
+    [
+      'sendInitialEvents without a match',
+      { sendInitialEvents: 'true' },
+      'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    ],
+    [
+      'a match without sendInitialEvents',
+      { resourceVersionMatch: 'NotOlderThan' },
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    ],
+    [
+      'sendInitialEvents with Exact',
+      { sendInitialEvents: 'true', resourceVersionMatch: 'Exact' },
+      '[resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
+    ],
+    [
+      'a match with continue',
+      { sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan', continue: 'abc' },
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided',
+    ],
+  ])('refuses %s with 422 in Kubernetes\' words', (_what, query, message) => {
+    expect(refusal(query, 'watch')).toMatchObject({ code: 422, reason: 'Invalid', message: `ListOptions.meta.k8s.io "" is invalid: ${message}` });
   });
 });
 

@@ -83,21 +83,14 @@ export function fieldSelectorParam(query: Query, def: ResourceDefinition): ((obj
 }
 
 /**
- * kube-apiserver's ListOptions checks for a list (a watch has its own): failures are 422 Invalid
- * on `ListOptions.meta.k8s.io`, one cause each. A resourceVersion that is no number is 400, as
- * for a GET.
+ * kube-apiserver's ListOptions checks (apimachinery's `ValidateListOptions`, with the WatchList
+ * feature on): failures are 422 Invalid on `ListOptions.meta.k8s.io`, one cause each. A watch has
+ * its own rules: resourceVersionMatch only together with sendInitialEvents, and then only
+ * NotOlderThan. A resourceVersion that is no number is 400, as for a GET.
  */
-export function validateListOptions(query: Query): void {
+export function validateListOptions(query: Query, verb: 'list' | 'watch' = 'list'): void {
   const rv = param(query, 'resourceVersion') ?? '';
-  const match = param(query, 'resourceVersionMatch') ?? '';
-  const errors: FieldError[] = [];
-  if (match !== '') {
-    if (rv === '') errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    if (param(query, 'continue')) errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    if (match !== 'Exact' && match !== 'NotOlderThan') errors.push(fieldErrors.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
-    if (match === 'Exact' && rv === '0') errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
-  }
-  if (param(query, 'sendInitialEvents') !== undefined) errors.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  const errors = verb === 'watch' ? watchOptionErrors(query) : listOptionErrors(query, rv);
   if (errors.length > 0) {
     const lines = errors.map((e) => `${e.field}: ${e.message}`);
     throw new ApiError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${lines.length === 1 ? lines[0] : `[${lines.join(', ')}]`}`, {
@@ -107,6 +100,35 @@ export function validateListOptions(query: Query): void {
     });
   }
   if (rv !== '' && !/^\d+$/.test(rv)) throw bad(`invalid resource version ${JSON.stringify(rv)}`);
+}
+
+function listOptionErrors(query: Query, rv: string): FieldError[] {
+  const match = param(query, 'resourceVersionMatch') ?? '';
+  const errors: FieldError[] = [];
+  if (match !== '') {
+    if (rv === '') errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    if (param(query, 'continue')) errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    if (match !== 'Exact' && match !== 'NotOlderThan') errors.push(fieldErrors.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && rv === '0') errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  }
+  if (param(query, 'sendInitialEvents') !== undefined) errors.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  return errors;
+}
+
+/** `validateWatchOptions`: sendInitialEvents given at all (true or false) counts as provided. */
+function watchOptionErrors(query: Query): FieldError[] {
+  const match = param(query, 'resourceVersionMatch') ?? '';
+  const sendInitialEventsGiven = param(query, 'sendInitialEvents') !== undefined;
+  const errors: FieldError[] = [];
+  if (sendInitialEventsGiven && match !== 'NotOlderThan') {
+    errors.push(fieldErrors.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+  }
+  if (match !== '') {
+    if (!sendInitialEventsGiven) errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (match !== 'NotOlderThan') errors.push(fieldErrors.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+    if (param(query, 'continue')) errors.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+  }
+  return errors;
 }
 
 export function fieldValidationParam(query: Query): FieldValidation {
