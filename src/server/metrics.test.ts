@@ -14,6 +14,27 @@ function request(metrics: ApiMetrics, method: string, path: string, code: number
 }
 
 describe('ApiMetrics', () => {
+  it('renders what prom-client renders, one metric family per event-loop turn', async () => {
+    const metrics = new ApiMetrics(builtinKinds);
+    // Enough series for the duration histogram to be rendered in several chunks.
+    for (const def of builtinKinds.slice(0, 60)) {
+      const base = def.group === '' ? `/api/${def.version}` : `/apis/${def.group}/${def.version}`;
+      for (const path of [`${base}/namespaces/ns/${def.resource}`, `${base}/namespaces/ns/${def.resource}/x`]) {
+        for (const method of ['GET', 'DELETE']) request(metrics, method, path, 200);
+      }
+    }
+    let otherWorkRan = false;
+    const rendering = metrics.render();
+    setImmediate(() => (otherWorkRan = true));
+    const text = await rendering;
+    expect(otherWorkRan).toBe(true);
+    expect(samples(text, 'apiserver_request_duration_seconds_bucket').length).toBeGreaterThan(4_000);
+    // The process and Node.js families move between two renderings; every other line is the same.
+    const steady = (exposition: string) => exposition.split('\n').filter((line) => !/^(# (HELP|TYPE) )?(process|nodejs)_/.test(line));
+    expect(steady(text)).toEqual(steady(await (metrics as unknown as { registry: { metrics(): Promise<string> } }).registry.metrics()));
+    expect(text.endsWith('\n')).toBe(true);
+  });
+
   it('counts requests with kube-apiserver\'s labels: verb, group, version, resource, subresource, scope, component, code', async () => {
     const metrics = new ApiMetrics(builtinKinds);
     request(metrics, 'GET', '/api/v1/tenants/t1/namespaces/ns1/pods', 200);
