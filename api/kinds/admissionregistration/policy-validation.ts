@@ -11,10 +11,9 @@ import { child, index } from '../../validation/field-path.js';
 import { validateLabelSelector } from '../../validation/label-selector.js';
 import { validateQualifiedName } from '../../validation/labels.js';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPathSegmentName } from '../../validation/names.js';
+import { OPERATIONS as SUPPORTED_OPERATIONS, SCOPES as SUPPORTED_SCOPES } from './webhook-types.js';
 import type { BindingSpecCommon, MatchCondition, MatchResources, NamedRuleWithOperations, ParamKind, ParamRef, PolicySpecCommon, Variable } from './policy-types.js';
 
-const SUPPORTED_OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
-const SUPPORTED_SCOPES = ['*', 'Cluster', 'Namespaced'];
 export const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
 const MAX_MATCH_CONDITIONS = 64;
