@@ -237,6 +237,9 @@ const rows: Row[] = [
   { name: 'an unknown group', request: () => ({ method: 'GET', path: '/apis/nope.example.com/v1/things' }), status: 404, reason: 'NotFound' },
   { name: 'an unknown version of a known group', request: (f) => ({ method: 'GET', path: `/apis/apps/v9/namespaces/${f.ns}/deployments` }), status: 404, reason: 'NotFound' },
   { name: 'an unknown subresource', request: (f) => ({ method: 'GET', path: `${cms(f)}/cm/scale` }), status: 404, reason: 'NotFound' },
+  // kube-apiserver serves no deletecollection on namespaces (each goes through its own deletion); spaces likewise.
+  { name: 'DELETE of every namespace at once', request: () => ({ method: 'DELETE', path: '/api/v1/namespaces' }), status: 405, reason: 'MethodNotAllowed' },
+  { name: 'DELETE of every tenant at once', request: () => ({ method: 'DELETE', path: '/api/v1/tenants' }), status: 405, reason: 'MethodNotAllowed' },
   { name: 'DELETE on the scale subresource', request: (f) => ({ method: 'DELETE', path: `/apis/apps/v1/namespaces/${f.ns}/deployments/web/scale` }), status: 405, reason: 'MethodNotAllowed' },
 
   // ---- concurrency and preconditions --------------------------------------------------------

@@ -440,7 +440,7 @@ describe.each(backendCases(kubectlPath !== undefined))('kubectl reads on the $ba
           expect(table.row('services')).toMatchObject({ SHORTNAMES: 'svc', KIND: 'Service' });
           expect(table.row('configmaps')).toMatchObject({ SHORTNAMES: 'cm', KIND: 'ConfigMap', VERBS: 'create,delete,deletecollection,get,list,patch,update,watch' });
           expect(table.row('secrets')).toMatchObject({ KIND: 'Secret' });
-          expect(table.row('namespaces')).toMatchObject({ SHORTNAMES: 'ns', NAMESPACED: 'false', KIND: 'Namespace' });
+          expect(table.row('namespaces')).toMatchObject({ SHORTNAMES: 'ns', NAMESPACED: 'false', KIND: 'Namespace', VERBS: 'create,delete,get,list,patch,update,watch' });
           // Subresources are not resources of their own.
           expect(table.names().some((n) => n.includes('/'))).toBe(false);
           const apps = parseTable(ok(await k(['api-resources', '--api-group=apps'])));

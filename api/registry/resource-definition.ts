@@ -13,6 +13,8 @@ import type { PolicyRule } from '../kinds/rbac/rules.js';
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+/** Kinds whose deletion tears down what they hold (namespaces, spaces): one by one only, as kube-apiserver serves namespaces. */
+export const VERBS_BUT_DELETECOLLECTION: readonly Verb[] = ALL_VERBS.filter((v) => v !== 'deletecollection');
 
 /** What a space may do with a kind above the spaces that it reads. */
 export const READ_VERBS: readonly Verb[] = ['get', 'list', 'watch'];

@@ -5,7 +5,7 @@
  * it goes.
  */
 import type { FieldError } from '../../registry/field-error.js';
-import { ageColumn, defineKind, nameColumn, type PrinterColumn } from '../../registry/resource-definition.js';
+import { ageColumn, defineKind, nameColumn, VERBS_BUT_DELETECOLLECTION, type PrinterColumn } from '../../registry/resource-definition.js';
 import { CORE_V1, coreField, defineCore, stringList } from '../../schema/core-types-ref.js';
 import { defineKindSchema, timeField } from '../../schema/meta.js';
 import { list, object, string } from '../../schema/schema.js';
@@ -90,6 +90,7 @@ export const namespaces = defineKind<Namespace>({
   resource: 'namespaces',
   scope: 'space',
   shortNames: ['ns'],
+  verbs: VERBS_BUT_DELETECOLLECTION,
   schema: namespaceSchema,
   nameRule: 'dns1123-label',
   status: true,

@@ -7,7 +7,7 @@
  */
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
-import { ageColumn, defineKind, nameColumn, type PrinterColumn } from '../../registry/resource-definition.js';
+import { ageColumn, defineKind, nameColumn, VERBS_BUT_DELETECOLLECTION, type PrinterColumn } from '../../registry/resource-definition.js';
 import { CORE_V1, coreField, defineCore, resourceList, stringList } from '../../schema/core-types-ref.js';
 import { defineKindSchema } from '../../schema/meta.js';
 import { enumOf, object } from '../../schema/schema.js';
@@ -88,6 +88,7 @@ export const tenants = defineKind<Tenant>({
   resource: 'tenants',
   scope: 'cluster',
   shortNames: ['te'],
+  verbs: VERBS_BUT_DELETECOLLECTION,
   schema: tenantSchema,
   nameRule: 'dns1123-label',
   status: true,

@@ -214,7 +214,8 @@ export function generateRequest(seed: number, index: number, creds: Credentials)
 
   if (identity === 'admin') headers.authorization = `Bearer ${creds.adminToken}`;
   else if (identity === 'tenant') headers.authorization = `Bearer ${creds.tenantToken}`;
-  else if (identity === 'bad-token') headers.authorization = r.pick([...BAD_TOKENS, `Bearer ${creds.tenantToken}x`, `bearer ${creds.adminToken}`]);
+  // A lower-case scheme is still the admin's token (as in kube), so it only reads: the admin's writes keep to the fuzz space.
+  else if (identity === 'bad-token') headers.authorization = r.pick([...BAD_TOKENS, `Bearer ${creds.tenantToken}x`, ...(MUTATING.has(method) ? [] : [`bearer ${creds.adminToken}`])]);
 
   const accept = r.weighted(ACCEPTS);
   if (accept !== undefined) headers.accept = accept;
