@@ -61,6 +61,20 @@ describe('Authorizer', () => {
     expect(can(serviceAccountController, { verb: 'patch', group: 'events.k8s.io', resource: 'events', namespace: 'x', tenant: 't1', name: 'e' })).toBe(true);
   });
 
+  it('gives a tenant user named like a controller, the scheduler or the manager nothing of theirs in its own space', () => {
+    for (const name of ['system:controller:namespace-controller', 'system:controller:generic-garbage-collector', 'system:kube-controller-manager', 'system:kube-scheduler', 'system:node-simulator']) {
+      const lookalike = user(name, 't1');
+      expect(can(lookalike, { verb: 'delete', group: 'apps', resource: 'replicasets', namespace: 'x', name: 'web' }), name).toBe(false);
+      expect(can(lookalike, { verb: 'deletecollection', group: 'apps', resource: 'deployments', namespace: 'x' }), name).toBe(false);
+      expect(can(lookalike, { verb: 'list', group: '', resource: 'secrets', namespace: 'x' }), name).toBe(false);
+      expect(can(lookalike, { verb: 'create', group: '', resource: 'pods', subresource: 'binding', namespace: 'x', name: 'p' }), name).toBe(false);
+      // What every user of the space gets through groups stays.
+      expect(can(lookalike, { verb: 'get', path: '/apis' }), name).toBe(true);
+    }
+    // The shared bindings are still shared defaults (read-only in every space).
+    expect(authorizer.isSharedDefault('ClusterRoleBinding', 'system:controller:namespace-controller')).toBe(true);
+  });
+
   it('gives system:kube-scheduler kube’s scheduler role in every space: bind pods, write their status and events, read nodes', () => {
     const scheduler = user('system:kube-scheduler', 'system');
     const manager = user('system:kube-controller-manager', 'system');

@@ -170,7 +170,10 @@ export class RbacIndex {
       else {
         const binding = obj as BindingObject;
         const roleKind = binding.roleRef?.kind === 'Role' ? 'Role' : 'ClusterRole';
-        policy.setBinding(`${kind}/${namespace}/${name}`, { kind, name, namespace, roleKind, roleName: binding.roleRef?.name ?? '' }, binding.subjects ?? []);
+        // Shared with other spaces, a default binding reaches groups only: the users it names (the
+        // controllers, the scheduler) are the system's own, and a space's user of that name is someone else.
+        const subjects = policy === this.shared ? (binding.subjects ?? []).filter((s) => s.kind === 'Group') : binding.subjects ?? [];
+        policy.setBinding(`${kind}/${namespace}/${name}`, { kind, name, namespace, roleKind, roleName: binding.roleRef?.name ?? '' }, subjects);
       }
     }
     const policy = this.spaces.get(tenant);

@@ -77,7 +77,7 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
       cluster = await startCluster(backend);
       await createTenants(cluster, 't1', 't2');
       // Token rows go into one file: one at a time. Certificates are issued together.
-      for (const [t, name] of [['t1', 'admin'], ['t2', 'alice']] as const) {
+      for (const [t, name] of [['t1', 'admin'], ['t2', 'alice'], ['t1', 'system:controller:namespace-controller']] as const) {
         const issued = await userKubeconfig(cluster, { tenant: t, user: name });
         users.set(`${t}/${name}`, issued.api);
         tokens.set(`${t}/${name}`, issued.token);
@@ -142,6 +142,22 @@ describe.each(backendCases())('RBAC across spaces on the $backend backend', ({ b
         const resourceRules = rules.json<{ status: { resourceRules: Array<{ resources?: string[]; verbs: string[] }> } }>().status.resourceRules;
         expect(resourceRules.filter((r) => r.resources?.some((res) => res === '*' || res === 'secrets'))).toEqual([]);
       }
+    });
+
+    it('a t1 user named like a system controller gets none of that controller’s powers, in t1 or anywhere', async () => {
+      const lookalike = u('t1', 'system:controller:namespace-controller');
+      for (const [method, path] of [
+        ['GET', '/api/v1/namespaces/default/secrets'],
+        ['DELETE', '/apis/apps/v1/namespaces/default/deployments'],
+        ['PUT', '/api/v1/namespaces/default/finalize'],
+        ['GET', '/api/v1/tenants/t2/namespaces/default/secrets'],
+        ['GET', '/api/v1/tenants/all/secrets'],
+      ] as const) {
+        const res = await lookalike.request(method, path, method === 'PUT' ? { json: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } } } : {});
+        expect(res.status, `${method} ${path}: ${res.body}`).toBe(403);
+        expect(res.body).not.toContain('of-t2');
+      }
+      expect((await lookalike.request('GET', '/apis')).status).toBe(200);
     });
 
     it('SubjectAccessReview in t1 never reflects t2’s bindings', async () => {
