@@ -11,7 +11,7 @@ import { child, index } from '../../validation/field-path.js';
 import { validateLabelSelector } from '../../validation/label-selector.js';
 import { validateQualifiedName } from '../../validation/labels.js';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPathSegmentName } from '../../validation/names.js';
-import { OPERATIONS as SUPPORTED_OPERATIONS, SCOPES as SUPPORTED_SCOPES } from './webhook-types.js';
+import { OPERATIONS as SUPPORTED_OPERATIONS, SCOPES as SUPPORTED_SCOPES, type RuleWithOperations } from './webhook-types.js';
 import type { BindingSpecCommon, MatchCondition, MatchResources, NamedRuleWithOperations, ParamKind, ParamRef, PolicySpecCommon, Variable } from './policy-types.js';
 
 export const FAILURE_POLICIES = ['Fail', 'Ignore'];
@@ -58,7 +58,7 @@ function validateResources(resources: readonly string[], path: string): FieldErr
   return errors;
 }
 
-/** kube's validateRuleWithOperations (with validateRule allowing subresources) and the resource names of a named rule. */
+/** kube's validateNamedRuleWithOperations: the resource names, then the rule itself. */
 export function validateNamedRule(rule: NamedRuleWithOperations, path: string): FieldError[] {
   const errors: FieldError[] = [];
   const names = new Set<string>();
@@ -67,6 +67,12 @@ export function validateNamedRule(rule: NamedRuleWithOperations, path: string): 
     if (names.has(name)) errors.push(fieldErrors.duplicate(index(child(path, 'resourceNames'), i), name));
     names.add(name);
   });
+  return [...errors, ...validateRuleWithOperations(rule, path)];
+}
+
+/** kube's validateRuleWithOperations (with validateRule allowing subresources), for webhooks and policies alike. */
+export function validateRuleWithOperations(rule: RuleWithOperations, path: string): FieldError[] {
+  const errors: FieldError[] = [];
   const operations = rule.operations ?? [];
   if (operations.length === 0) errors.push(fieldErrors.required(child(path, 'operations')));
   if (operations.length > 1 && hasWildcard(operations)) {

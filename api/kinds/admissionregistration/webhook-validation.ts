@@ -13,16 +13,14 @@ import { validateLabelSelector } from '../../validation/label-selector.js';
 import { validateQualifiedName } from '../../validation/labels.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { isValidPortNum } from '../../validation/ports.js';
+import { validateRuleWithOperations } from './policy-validation.js';
 import {
   FAILURE_POLICIES,
   MATCH_POLICIES,
   NO_SIDE_EFFECT_CLASSES,
-  OPERATIONS,
   REINVOCATION_POLICIES,
-  SCOPES,
   SIDE_EFFECT_CLASSES,
   type MatchCondition,
-  type RuleWithOperations,
   type Webhook,
   type WebhookConfiguration,
 } from './webhook-types.js';
@@ -47,61 +45,6 @@ function validateFullyQualifiedName(name: string, path: string): FieldError[] {
   if (errs.length > 0) return [fieldErrors.invalid(path, name, errs.join(','))];
   if (name.split('.').length < 3) return [fieldErrors.invalid(path, name, 'should be a domain with at least three segments separated by dots')];
   return [];
-}
-
-/** The resources of a rule, where `x/*`, `*\/x`, `*\/*` and `*` may not overlap other entries. */
-function validateResources(resources: string[], path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (resources.length === 0) errs.push(fieldErrors.required(path));
-  const withWildcardSub = new Set<string>();
-  const subWithWildcardRes = new Set<string>();
-  let doubleWildcard = false;
-  let singleWildcard = false;
-  let plainResource = false;
-  resources.forEach((resSub, i) => {
-    if (resSub === '') {
-      errs.push(fieldErrors.required(index(path, i)));
-      return;
-    }
-    if (resSub === '*/*') doubleWildcard = true;
-    if (resSub === '*') singleWildcard = true;
-    const slash = resSub.indexOf('/');
-    if (slash < 0) {
-      plainResource = resSub !== '*';
-      return;
-    }
-    const res = resSub.slice(0, slash);
-    const sub = resSub.slice(slash + 1);
-    if (withWildcardSub.has(res)) errs.push(fieldErrors.invalid(index(path, i), resSub, `if '${res}/*' is present, must not specify ${resSub}`));
-    if (subWithWildcardRes.has(sub)) errs.push(fieldErrors.invalid(index(path, i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
-    if (sub === '*') withWildcardSub.add(res);
-    if (res === '*') subWithWildcardRes.add(sub);
-  });
-  if (resources.length > 1 && doubleWildcard) errs.push(fieldErrors.invalid(path, resources, "if '*/*' is present, must not specify other resources"));
-  if (singleWildcard && plainResource) errs.push(fieldErrors.invalid(path, resources, "if '*' is present, must not specify other resources without subresources"));
-  return errs;
-}
-
-export function validateRuleWithOperations(rule: RuleWithOperations, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const operations = rule.operations ?? [];
-  if (operations.length === 0) errs.push(fieldErrors.required(child(path, 'operations')));
-  if (operations.length > 1 && operations.includes('*')) errs.push(fieldErrors.invalid(child(path, 'operations'), operations, "if '*' is present, must not specify other operations"));
-  operations.forEach((op, i) => {
-    if (!OPERATIONS.includes(op)) errs.push(fieldErrors.notSupported(index(child(path, 'operations'), i), op, OPERATIONS));
-  });
-  const groups = rule.apiGroups ?? [];
-  if (groups.length === 0) errs.push(fieldErrors.required(child(path, 'apiGroups')));
-  if (groups.length > 1 && groups.includes('*')) errs.push(fieldErrors.invalid(child(path, 'apiGroups'), groups, "if '*' is present, must not specify other API groups"));
-  const versions = rule.apiVersions ?? [];
-  if (versions.length === 0) errs.push(fieldErrors.required(child(path, 'apiVersions')));
-  if (versions.length > 1 && versions.includes('*')) errs.push(fieldErrors.invalid(child(path, 'apiVersions'), versions, "if '*' is present, must not specify other API versions"));
-  versions.forEach((v, i) => {
-    if (v === '') errs.push(fieldErrors.required(index(child(path, 'apiVersions'), i)));
-  });
-  errs.push(...validateResources(rule.resources ?? [], child(path, 'resources')));
-  if (rule.scope !== undefined && !SCOPES.includes(rule.scope)) errs.push(fieldErrors.notSupported(child(path, 'scope'), rule.scope, SCOPES));
-  return errs;
 }
 
 /** A URL's parts as Go's url.Parse splits them (it accepts nearly anything; the checks judge the parts). */
