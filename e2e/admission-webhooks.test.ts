@@ -36,6 +36,8 @@ interface HookSpec {
   failurePolicy?: 'Fail' | 'Ignore';
   timeoutSeconds?: number;
   operations?: string[];
+  /** The rule's API group and resources (default: ConfigMaps). */
+  rule?: { apiGroup: string; resources: string[] };
 }
 
 function webhookConfiguration(kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration', name: string, hook: HookSpec, labels?: Record<string, string>): Manifest {
@@ -47,7 +49,7 @@ function webhookConfiguration(kind: 'ValidatingWebhookConfiguration' | 'Mutating
       {
         name: hook.name,
         clientConfig: { url: hook.url, ...(hook.caBundle ? { caBundle: hook.caBundle } : {}) },
-        rules: [{ operations: hook.operations ?? ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+        rules: [{ operations: hook.operations ?? ['CREATE', 'UPDATE'], apiGroups: [hook.rule?.apiGroup ?? ''], apiVersions: ['v1'], resources: hook.rule?.resources ?? ['configmaps'] }],
         namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': hook.namespace } },
         sideEffects: 'None',
         admissionReviewVersions: ['v1'],
@@ -136,6 +138,70 @@ describe.each(backendCases(kubectlPath !== undefined))('admission webhooks on th
       expect(refused.stderr.trim()).toBe('Error from server (Forbidden): admission webhook "nodelete.example.com" denied the request: deletes are not allowed here');
       const review = hooks.reviews.filter((r) => r.path === '/deny-delete').at(-1)!.request;
       expect(review).toMatchObject({ operation: 'DELETE', name: 'kept', namespace: 'nodelete', object: null, oldObject: { metadata: { name: 'kept' } }, userInfo: { username: 'admin' } });
+    });
+
+    it('asks about kubectl scale as an UPDATE of deployments/scale with a Scale, as kube-apiserver does', async () => {
+      await newNamespace(t1, 'scaled');
+      const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'scaled' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { schedulerName: 'none', containers: [{ name: 'web', image: 'nginx' }] } } } };
+      expect((await t1.api.request('POST', '/apis/apps/v1/namespaces/scaled/deployments', { json: deployment })).status).toBe(201);
+      const scaleTo = (replicas: number) => t1.api.request('PATCH', '/apis/apps/v1/namespaces/scaled/deployments/web/scale', { body: JSON.stringify({ spec: { replicas } }), headers: { 'content-type': 'application/merge-patch+json' } });
+      // A webhook on the deployments themselves, which scaling must not reach.
+      await install(t1, webhookConfiguration('ValidatingWebhookConfiguration', 'deployments-seen', { name: 'seen.example.com', url: hooks.url('/deployments-seen'), caBundle: hooks.caBundle, namespace: 'scaled', operations: ['UPDATE'], rule: { apiGroup: 'apps', resources: ['deployments'] } }), async () => {
+        const res = await t1.api.request('PATCH', '/apis/apps/v1/namespaces/scaled/deployments/web', { body: JSON.stringify({ metadata: { labels: { probe: String(Date.now()) } } }), headers: { 'content-type': 'application/merge-patch+json' } });
+        return res.status === 200 && hooks.reviews.some((r) => r.path === '/deployments-seen');
+      });
+      await install(t1, webhookConfiguration('ValidatingWebhookConfiguration', 'cap-replicas', { name: 'cap.example.com', url: hooks.url('/cap-replicas'), caBundle: hooks.caBundle, namespace: 'scaled', operations: ['UPDATE'], rule: { apiGroup: 'apps', resources: ['deployments/scale'] } }), async () => (await scaleTo(9)).status === 403);
+      const seenBefore = hooks.reviews.filter((r) => r.path === '/deployments-seen').length;
+      for (const version of VERSIONS) {
+        const refused = await run(t1, ['scale', 'deployment', 'web', '-n', 'scaled', '--replicas=7'], { version });
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr.trim()).toBe('Error from server: admission webhook "cap.example.com" denied the request: at most 5 replicas here');
+      }
+      const scaled = await run(t1, ['scale', 'deployment', 'web', '-n', 'scaled', '--replicas=3']);
+      expect(scaled.code, scaled.stderr).toBe(0);
+      expect((await run(t1, ['get', 'deployment', 'web', '-n', 'scaled', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('3');
+      const review = hooks.reviews.filter((r) => r.path === '/cap-replicas').at(-1)!.request;
+      expect(review).toMatchObject({
+        operation: 'UPDATE', name: 'web', namespace: 'scaled', subResource: 'scale', requestSubResource: 'scale',
+        kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, requestKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+        resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+        object: { apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 3 } }, oldObject: { kind: 'Scale' },
+      });
+      // Scaling never reached the webhook on deployments (the controllers' own writes may: they are Deployments).
+      expect(hooks.reviews.filter((r) => r.path === '/deployments-seen').slice(seenBefore).every((r) => (r.request.kind as { kind: string }).kind === 'Deployment' && r.request.subResource === undefined)).toBe(true);
+
+      // A mutating webhook on the Scale: what it sets is what the deployment gets.
+      await install(t1, webhookConfiguration('MutatingWebhookConfiguration', 'two-replicas', { name: 'two.example.com', url: hooks.url('/two-replicas'), caBundle: hooks.caBundle, namespace: 'scaled', operations: ['UPDATE'], rule: { apiGroup: 'apps', resources: ['deployments/scale'] } }), async () => {
+        const res = await scaleTo(4);
+        return res.status === 200 && (res.json() as { spec: { replicas: number } }).spec.replicas === 2;
+      });
+      expect((await run(t1, ['scale', 'deployment', 'web', '-n', 'scaled', '--replicas=5'])).code).toBe(0);
+      expect((await run(t1, ['get', 'deployment', 'web', '-n', 'scaled', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('2');
+    });
+
+    it('asks about an eviction as a CREATE of pods/eviction with the Eviction, and may refuse it', async () => {
+      await newNamespace(t1, 'evicted');
+      const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'evicted' }, spec: { schedulerName: 'none', containers: [{ name: 'c', image: 'busybox' }] } });
+      const evict = (name: string) => t1.api.request('POST', `/api/v1/namespaces/evicted/pods/${name}/eviction`, { json: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'evicted' } } });
+      expect((await t1.api.request('POST', '/api/v1/namespaces/evicted/pods', { json: pod('kept') })).status).toBe(201);
+      let probes = 0;
+      await install(t1, webhookConfiguration('ValidatingWebhookConfiguration', 'no-evictions', { name: 'evict.example.com', url: hooks.url('/deny-eviction'), caBundle: hooks.caBundle, namespace: 'evicted', operations: ['CREATE'], rule: { apiGroup: '', resources: ['pods/eviction'] } }), async () => {
+        const name = `probe-${probes++}`;
+        await t1.api.request('POST', '/api/v1/namespaces/evicted/pods', { json: pod(name) });
+        return (await evict(name)).status === 403;
+      });
+      const refused = await evict('kept');
+      expect(refused.status).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 403, message: 'admission webhook "evict.example.com" denied the request: evictions are paused' });
+      expect((await t1.api.request('GET', '/api/v1/namespaces/evicted/pods/kept')).status).toBe(200);
+      const review = hooks.reviews.filter((r) => r.path === '/deny-eviction').at(-1)!.request;
+      expect(review).toMatchObject({
+        operation: 'CREATE', name: 'kept', namespace: 'evicted', subResource: 'eviction',
+        kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, resource: { group: '', version: 'v1', resource: 'pods' },
+        object: { kind: 'Eviction', metadata: { name: 'kept' } }, oldObject: null,
+      });
+      // Deleting the pod itself is no eviction: the webhook is not asked.
+      expect((await t1.api.request('DELETE', '/api/v1/namespaces/evicted/pods/kept?gracePeriodSeconds=0')).status).toBe(200);
     });
 
     it("prints a webhook's warnings as kubectl prints Warning headers", async () => {

@@ -15,6 +15,7 @@ import { keyPrefix, objectKey } from '../../storage/keys.js';
 import type { KeyValue, Store } from '../../storage/store.js';
 import type { LabelSelector } from '../selection/label-selector.js';
 import { canonicalizeDecoded, checkObject, dropFields } from '../schema/check-object.js';
+import type { Schema } from '../schema/schema.js';
 import { computeUpdateManagedFields, FieldSet, fieldsOutside, statusResetFields } from '../apply/index.js';
 import { goQuote } from '../apply/path-element.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
@@ -79,6 +80,52 @@ export interface WriteOptions {
 export interface DeleteOptions extends WriteOptions, PropagationOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
   gracePeriodSeconds?: number;
+  /** The eviction asking for this delete: webhooks and policies are asked about it instead. */
+  reviewedAs?: ReviewedWrite;
+}
+
+/**
+ * A write as webhooks and admission policies are asked about it when the request names a
+ * subresource whose body is a kind of its own, as kube-apiserver asks them: `scale` is an UPDATE of
+ * an autoscaling/v1 Scale, `eviction` a CREATE of a policy/v1 Eviction. Other admission plugins
+ * still see the stored write (the workload's update, the pod's delete).
+ */
+export interface ReviewedWrite {
+  operation: 'create' | 'update';
+  subresource: 'scale' | 'eviction';
+  kind: { group: string; version: string; kind: string };
+  schema: Schema;
+  object: KubeObject;
+  old: KubeObject | undefined;
+}
+
+/** The write as webhooks and policies are asked about it: the reviewed view, or the write itself. */
+export interface AskedWrite {
+  operation: AdmissionAttributes['operation'];
+  subresource: string;
+  kind: ReviewedWrite['kind'];
+  schema: Schema;
+  object: KubeObject;
+  old: KubeObject | undefined;
+  /** A view of a kind of its own (a Scale, an Eviction): not converted between the resource's versions. */
+  view: boolean;
+}
+
+export function askedWrite(attrs: AdmissionAttributes): AskedWrite {
+  const r = attrs.reviewed;
+  if (r) return { ...r, view: true };
+  const { def } = attrs;
+  return { operation: attrs.operation, subresource: attrs.subresource ?? '', kind: { group: def.group, version: def.version, kind: def.kind }, schema: def.schema, object: attrs.object, old: attrs.old, view: false };
+}
+
+/** How an update through `scale` is shown to webhooks and policies, and takes back what they changed. */
+export interface ReviewedView {
+  subresource: 'scale';
+  kind: ReviewedWrite['kind'];
+  schema: Schema;
+  of(obj: KubeObject): KubeObject;
+  /** Writes a mutated view back into the object to store. */
+  apply(obj: KubeObject, view: KubeObject): void;
 }
 
 export interface DeleteResult {
@@ -92,6 +139,7 @@ export type { UpdateSubresource } from './resource-definition.js';
 /** Options of the update path; `markDeleting` is the store's own, for DELETE of a held or gracefully deleted object. */
 interface UpdateOptions extends WriteOptions {
   subresource?: UpdateSubresource;
+  reviewedView?: ReviewedView;
   /** The object comes from server-side apply, whose managedFields are already computed. */
   applied?: boolean;
   markDeleting?: DeletionMark;
@@ -110,6 +158,8 @@ export interface AdmissionAttributes {
   dryRun?: boolean;
   /** The part an update writes (`status`, …); undefined for the whole object. */
   subresource?: UpdateSubresource;
+  /** What webhooks and policies are asked about instead, for `scale` and `eviction`. */
+  reviewed?: ReviewedWrite;
   /** The response's `Warning` headers; plugins that only warn (PodSecurity's warn mode) append here. */
   warnings?: string[];
   /** The request's audit annotations (admission policies' `Audit` action and auditAnnotations). */
@@ -412,7 +462,7 @@ export class GenericStore {
    * Read-modify-write for patch, scale and finalize: `mutate` receives the current object and
    * returns the desired one. Retries on races unless the result pins a resourceVersion.
    */
-  async mutate(def: ResourceDefinition, loc: ObjectLocation, mutate: Mutation, opts: WriteOptions & { subresource?: UpdateSubresource; applied?: boolean } = {}): Promise<KubeObject> {
+  async mutate(def: ResourceDefinition, loc: ObjectLocation, mutate: Mutation, opts: WriteOptions & { subresource?: UpdateSubresource; applied?: boolean; reviewedView?: ReviewedView } = {}): Promise<KubeObject> {
     const current = await this.get(def, loc);
     const checked: Mutation = async (obj) => this.admitMutated(def, loc, await mutate(obj), opts);
     return this.guaranteedUpdate(def, loc, current, checked, opts);
@@ -462,11 +512,15 @@ export class GenericStore {
       const pinned = opts.expectedRv ?? (desired.metadata?.resourceVersion !== current.metadata.resourceVersion ? desired.metadata?.resourceVersion : undefined);
       if (pinned && pinned !== current.metadata.resourceVersion) throw conflict(def, loc.name);
 
+      const view = opts.reviewedView;
       const attrs = (object: KubeObject): AdmissionAttributes => ({
         operation: 'update', def, tenant: loc.tenant, namespace: current.metadata.namespace, object, old: current,
         user: opts.user, dryRun: opts.dryRun, subresource: opts.subresource, warnings: opts.warnings, auditAnnotations: opts.auditAnnotations,
+        reviewed: view && { operation: 'update', subresource: view.subresource, kind: view.kind, schema: view.schema, object: view.of(object), old: view.of(current) },
       });
-      await this.mutateAdmission(attrs(desired));
+      const asked = attrs(desired);
+      await this.mutateAdmission(asked);
+      if (view && asked.reviewed) view.apply(desired, asked.reviewed.object);
       const next = this.prepareUpdate(def, loc, desired, current, opts);
       const undos = await this.admit(attrs(next));
 
@@ -594,7 +648,7 @@ export class GenericStore {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw conflict(def, loc.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
-      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings, auditAnnotations: opts.auditAnnotations });
+      await this.admit({ operation: 'delete', def, tenant: loc.tenant, namespace: current.metadata.namespace, object: current, old: current, user: opts.user, dryRun: opts.dryRun, warnings: opts.warnings, auditAnnotations: opts.auditAnnotations, reviewed: opts.reviewedAs });
 
       // Graceful deletion (pods): marked with a deadline, the object waits for whoever ends it (its kubelet).
       const graceful = gracefulDeletion(def, current, opts.gracePeriodSeconds);

@@ -53,3 +53,10 @@ export interface ListMeta {
   continue?: string;
   remainingItemCount?: number;
 }
+
+/** Replaces an object's fields in place, for admission: the store holds on to the object it passed. */
+export function replaceContents(target: KubeObject, source: KubeObject): void {
+  const fields = target as unknown as Record<string, unknown>;
+  for (const key of Object.keys(fields)) delete fields[key];
+  Object.assign(fields, source);
+}

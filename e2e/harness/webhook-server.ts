@@ -52,6 +52,13 @@ function answer(path: string, review: Review): Record<string, unknown> {
       return { uid, allowed: false, status: { code: 403, reason: 'Forbidden', message: 'deletes are not allowed here' } };
     case '/warn':
       return { uid, allowed: true, warnings: ['the system webhook saw this'] };
+    case '/cap-replicas':
+      if (((review.request?.object as { spec?: { replicas?: number } } | null | undefined)?.spec?.replicas ?? 0) > 5) return { uid, allowed: false, status: { code: 403, message: 'at most 5 replicas here' } };
+      return { uid, allowed: true };
+    case '/two-replicas':
+      return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'replace', path: '/spec/replicas', value: 2 }])).toString('base64') };
+    case '/deny-eviction':
+      return { uid, allowed: false, status: { code: 403, message: 'evictions are paused' } };
     default:
       return { uid, allowed: true };
   }

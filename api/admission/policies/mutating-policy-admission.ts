@@ -10,8 +10,8 @@ import { celToJson } from '../../cel/index.js';
 import { mergeObjects } from '../../apply/merge-objects.js';
 import type { JsonValue } from '../../apply/json-value.js';
 import { applyJsonPatch } from '../../patch/apply-patch.js';
-import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/generic-store.js';
-import type { KubeObject } from '../../registry/object.js';
+import { askedWrite, type AdmissionAttributes, type AdmissionPlugin, type AskedWrite } from '../../registry/generic-store.js';
+import { replaceContents, type KubeObject } from '../../registry/object.js';
 import { ApiError } from '../../status.js';
 import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Mutation } from '../../kinds/admissionregistration/mutating-admission-policy.js';
 import { namespaceObjectValue, policyRequestOf, requestValueFor } from './policy-attributes.js';
@@ -38,14 +38,8 @@ function compiledPolicy(policy: MutatingAdmissionPolicy): CompiledMutatingPolicy
   return compiled;
 }
 
-/** Replaces the contents of `target` with those of `source`: the store holds `target`. */
-function replaceContents(target: KubeObject, source: KubeObject): void {
-  for (const key of Object.keys(target)) delete (target as Record<string, unknown>)[key];
-  Object.assign(target, source);
-}
-
 /** One mutation's result applied to `object`: the new object, or why not. */
-function applyMutation(attrs: AdmissionAttributes, object: KubeObject, patchType: string, value: unknown): { object: KubeObject } | { error: string } {
+function applyMutation(asked: AskedWrite, object: KubeObject, patchType: string, value: unknown): { object: KubeObject } | { error: string } {
   const json = celToJson(value);
   if (patchType === 'JSONPatch') {
     if (!Array.isArray(json)) return { error: 'JSONPatch expression must evaluate to a list of JSONPatch objects' };
@@ -56,7 +50,7 @@ function applyMutation(attrs: AdmissionAttributes, object: KubeObject, patchType
     }
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return { error: 'ApplyConfiguration expression must evaluate to an object' };
-  const merged = mergeObjects(object as unknown as JsonValue, json as JsonValue, attrs.def.schema);
+  const merged = mergeObjects(object as unknown as JsonValue, json as JsonValue, asked.schema);
   if (merged.errors.length > 0) return { error: merged.errors.join('; ') };
   return { object: merged.value as unknown as KubeObject };
 }
@@ -86,6 +80,7 @@ export function mutatingPolicyAdmission(options: MutatingPolicyOptions): Admissi
   async function invoke(attrs: AdmissionAttributes, bound: BoundPolicy<MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding>): Promise<boolean> {
     const { tenant: policyTenant, policy, bindings } = bound;
     const req = policyRequestOf(attrs, readers);
+    const asked = askedWrite(attrs);
     const spec = policy.spec ?? {};
     if (!(await matchesResources(spec.matchConstraints, req, namespaceLabels))) return false;
     const matched = matchingResource(spec.matchConstraints?.resourceRules ?? [], spec.matchConstraints?.matchPolicy, req) ?? req.gvr;
@@ -108,7 +103,7 @@ export function mutatingPolicyAdmission(options: MutatingPolicyOptions): Admissi
       const namespaceObject = req.namespace && !isNamespace ? namespaceObjectValue(await readers.namespace(req.tenant, req.namespace)) : null;
       for (const param of params.params) {
         const evaluation = new PolicyEvaluation(
-          { object: attrs.object, oldObject: req.oldObject, request: requestValueFor(req, matched), params: param, namespaceObject },
+          { object: asked.object, oldObject: req.oldObject, request: requestValueFor(req, matched), params: param, namespaceObject },
           compiled,
         );
         const matches = evaluation.matchConditions(compiled.matchConditions);
@@ -123,13 +118,13 @@ export function mutatingPolicyAdmission(options: MutatingPolicyOptions): Admissi
             fail(result.error);
             continue;
           }
-          const next = applyMutation(attrs, attrs.object, m.patchType, result.value);
+          const next = applyMutation(asked, asked.object, m.patchType, result.value);
           if ('error' in next) {
             fail(next.error);
             continue;
           }
-          if (JSON.stringify(next.object) !== JSON.stringify(attrs.object)) {
-            replaceContents(attrs.object, next.object);
+          if (JSON.stringify(next.object) !== JSON.stringify(asked.object)) {
+            replaceContents(asked.object, next.object);
             changed = true;
           }
         }
@@ -141,7 +136,7 @@ export function mutatingPolicyAdmission(options: MutatingPolicyOptions): Admissi
   return {
     async mutate(attrs: AdmissionAttributes): Promise<void> {
       // Policies mutate writes of objects; a deletion has no object to change.
-      if (attrs.operation === 'delete') return;
+      if (askedWrite(attrs).operation === 'delete') return;
       const bound = policiesFor(lister, attrs.tenant);
       if (bound.length === 0) return;
       const changedBy = new Set<number>();

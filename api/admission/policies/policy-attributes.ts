@@ -3,7 +3,7 @@
  * `request` and `namespaceObject` variables, as kube's `CreateAdmissionRequest` and
  * `CreateNamespaceObject` build them.
  */
-import type { AdmissionAttributes } from '../../registry/generic-store.js';
+import { askedWrite, type AdmissionAttributes } from '../../registry/generic-store.js';
 import type { KubeObject } from '../../registry/object.js';
 import { admissionRequestValue, type GroupVersionResource, type PolicyOperation, type PolicyRequest } from './policy-request.js';
 import type { PolicyReaders } from './policy-sources.js';
@@ -12,21 +12,23 @@ const OPERATIONS: Record<AdmissionAttributes['operation'], PolicyOperation> = { 
 
 export function policyRequestOf(attrs: AdmissionAttributes, readers: Pick<PolicyReaders, 'equivalents'>): PolicyRequest {
   const { def } = attrs;
+  const asked = askedWrite(attrs);
   const isNamespace = def.group === '' && def.resource === 'namespaces';
-  const name = attrs.object.metadata.name ?? '';
+  const name = asked.object.metadata.name ?? '';
   return {
     tenant: attrs.tenant,
-    operation: OPERATIONS[attrs.operation],
+    operation: OPERATIONS[asked.operation],
     gvr: { group: def.group, version: def.version, resource: def.resource },
-    kind: { group: def.group, version: def.version, kind: def.kind },
-    subresource: attrs.subresource ?? '',
+    kind: asked.kind,
+    subresource: asked.subresource,
     namespace: isNamespace ? name : (attrs.namespace ?? ''),
     name,
-    object: attrs.operation === 'delete' ? null : attrs.object,
-    oldObject: attrs.operation === 'create' ? null : (attrs.old ?? null),
+    object: asked.operation === 'delete' ? null : asked.object,
+    oldObject: asked.operation === 'create' ? null : (asked.old ?? null),
     user: attrs.user,
     dryRun: attrs.dryRun === true,
-    equivalents: readers.equivalents(def),
+    // A view (a Scale, an Eviction) is the same in every version of the resource.
+    equivalents: asked.view ? [] : readers.equivalents(def),
   };
 }
 

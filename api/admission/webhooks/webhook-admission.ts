@@ -22,8 +22,8 @@ import { randomUUID } from 'node:crypto';
 import { compileExpression, evaluate, toCel, type CompiledExpression } from '../../cel/index.js';
 import { DYN } from '../../cel/types.js';
 import { applyJsonPatch } from '../../patch/apply-patch.js';
-import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/generic-store.js';
-import type { KubeObject } from '../../registry/object.js';
+import { askedWrite, type AdmissionAttributes, type AdmissionPlugin, type AskedWrite } from '../../registry/generic-store.js';
+import { replaceContents, type KubeObject } from '../../registry/object.js';
 import type { ResourceDefinition } from '../../registry/resource-definition.js';
 import { canonicalizeDecoded, checkObject, dropFields } from '../../schema/check-object.js';
 import { ApiError, type StatusReason } from '../../status.js';
@@ -118,16 +118,17 @@ export class WebhookAdmission implements AdmissionPlugin {
   }
 
   async mutate(attrs: AdmissionAttributes): Promise<void> {
-    if (exempt(attrs) || attrs.operation === 'delete') return;
+    const asked = askedWrite(attrs);
+    if (exempt(attrs) || asked.operation === 'delete') return;
     const invocations = await this.matching('mutating', attrs);
     if (invocations.length === 0) return;
     // Reinvocation (IfNeeded): a webhook is called once more when a later one changed the object it had answered for.
     const seen = new Map<Invocation, string>();
     for (const inv of invocations) {
       await this.callMutating(inv, attrs);
-      seen.set(inv, JSON.stringify(attrs.object));
+      seen.set(inv, JSON.stringify(asked.object));
     }
-    const final = JSON.stringify(attrs.object);
+    const final = JSON.stringify(asked.object);
     for (const inv of invocations) {
       if (inv.hook.reinvocationPolicy === 'IfNeeded' && seen.get(inv) !== final) await this.callMutating(inv, attrs);
     }
@@ -161,22 +162,23 @@ export class WebhookAdmission implements AdmissionPlugin {
     // Objects above the spaces (Tenants, Nodes, APIServices) are the system's business: its webhooks decide.
     const configs = this.configurationsFor(kind, attrs.def.scope === 'cluster' ? this.options.systemTenant : attrs.tenant);
     if (configs.length === 0) return [];
-    const operation = operationOf[attrs.operation];
+    const asked = askedWrite(attrs);
+    const operation = operationOf[asked.operation];
     let namespaceLabels: Record<string, string> | undefined | null = null; // read at most once, when a selector needs it
     const invocations: Invocation[] = [];
     let spaceCount = 0;
     for (const { config, owner, system } of configs) {
       for (const hook of config.webhooks ?? []) {
-        const def = this.matchedKind(hook, attrs, operation);
+        const def = this.matchedKind(hook, attrs, asked, operation);
         if (!def) continue;
         if (hook.namespaceSelector && !isEmptySelector(hook.namespaceSelector) && attrs.def.scope === 'namespace') {
           namespaceLabels ??= (await this.options.readNamespace(attrs.tenant, attrs.namespace ?? ''))?.metadata.labels ?? {};
           if (!labelSelectorMatches(hook.namespaceSelector, namespaceLabels)) continue;
         } else if (hook.namespaceSelector && !isEmptySelector(hook.namespaceSelector) && attrs.def.group === '' && attrs.def.resource === 'namespaces') {
           // A Namespace is matched by its own labels, as kube does.
-          if (!objectSelectorMatches(hook.namespaceSelector, attrs.operation === 'delete' ? undefined : attrs.object, attrs.old)) continue;
+          if (!objectSelectorMatches(hook.namespaceSelector, asked.operation === 'delete' ? undefined : asked.object, asked.old)) continue;
         }
-        if (!objectSelectorMatches(hook.objectSelector, attrs.operation === 'delete' ? undefined : attrs.object, attrs.old)) continue;
+        if (!objectSelectorMatches(hook.objectSelector, asked.operation === 'delete' ? undefined : asked.object, asked.old)) continue;
         if (!system && ++spaceCount > MAX_SPACE_WEBHOOKS) {
           throw internalError(`more than ${MAX_SPACE_WEBHOOKS} ${kind} admission webhooks of this space match the request`);
         }
@@ -187,35 +189,37 @@ export class WebhookAdmission implements AdmissionPlugin {
   }
 
   /** The kind a webhook's rules match the request as: the request's own, or (Equivalent) another version of it. */
-  private matchedKind(hook: Webhook, attrs: AdmissionAttributes, operation: Operation): ResourceDefinition | undefined {
+  private matchedKind(hook: Webhook, attrs: AdmissionAttributes, asked: AskedWrite, operation: Operation): ResourceDefinition | undefined {
     const target = (def: ResourceDefinition): RequestTarget => ({
       operation,
       group: def.group,
       version: def.version,
       resource: def.resource,
-      subresource: attrs.subresource ?? '',
+      subresource: asked.subresource,
       namespaced: def.scope === 'namespace',
     });
     if (rulesMatch(hook.rules, target(attrs.def))) return attrs.def;
-    if (hook.matchPolicy === 'Exact') return undefined;
+    // A view (a Scale, an Eviction) is the same object in every version of the resource: asked as the request's.
+    if (hook.matchPolicy === 'Exact' || asked.view) return undefined;
     return this.options.equivalents(attrs.tenant, attrs.def).find((def) => rulesMatch(hook.rules, target(def)));
   }
 
   // ---- calling ---------------------------------------------------------------------------
 
   private request(inv: Invocation, attrs: AdmissionAttributes): AdmissionRequest {
-    const operation = operationOf[attrs.operation];
+    const write = askedWrite(attrs);
+    const operation = operationOf[write.operation];
     const asked = attrs.def;
     const def = inv.def;
-    const object = attrs.operation === 'delete' ? null : convert(attrs.object, asked, def);
-    const oldObject = attrs.old ? convert(attrs.old, asked, def) : null;
-    const sub = attrs.subresource ?? '';
+    const object = write.operation === 'delete' ? null : convert(write.object, asked, def);
+    const oldObject = write.old ? convert(write.old, asked, def) : null;
+    const sub = write.subresource;
     return {
       uid: randomUUID(),
-      kind: { group: def.group, version: def.version, kind: def.kind },
+      kind: write.view ? write.kind : { group: def.group, version: def.version, kind: def.kind },
       resource: { group: def.group, version: def.version, resource: def.resource },
       ...(sub ? { subResource: sub } : {}),
-      requestKind: { group: asked.group, version: asked.version, kind: asked.kind },
+      requestKind: write.kind,
       requestResource: { group: asked.group, version: asked.version, resource: asked.resource },
       ...(sub ? { requestSubResource: sub } : {}),
       name: (object ?? oldObject)?.metadata.name ?? '',
@@ -366,14 +370,15 @@ export class WebhookAdmission implements AdmissionPlugin {
     } catch (err) {
       throw internalError(`invalid character in the webhook's patch: ${(err as Error).message}`);
     }
+    const write = askedWrite(attrs);
     const asked = attrs.def;
     let patched: KubeObject;
     try {
-      patched = convert(applyJsonPatch(convert(attrs.object, asked, inv.def), operations), inv.def, asked);
+      patched = convert(applyJsonPatch(convert(write.object, asked, inv.def), operations), inv.def, asked);
     } catch (err) {
       throw internalError(err instanceof ApiError ? err.message.replace(/^the server rejected our request due to an error in our request: /, '') : String(err));
     }
-    const before = attrs.object.metadata;
+    const before = write.object.metadata;
     patched.metadata ??= {};
     const after = patched.metadata;
     for (const field of ['name', 'namespace', 'tenant'] as const) {
@@ -384,16 +389,16 @@ export class WebhookAdmission implements AdmissionPlugin {
       if (before[field] === undefined) delete after[field];
       else (after as Record<string, unknown>)[field] = before[field];
     }
-    if (patched.apiVersion !== asked.apiVersion || patched.kind !== asked.kind) {
+    if (patched.apiVersion !== write.object.apiVersion || patched.kind !== write.object.kind) {
       throw internalError(`admission webhook ${JSON.stringify(inv.hook.name ?? '')} may not change the object's apiVersion or kind`);
     }
+    // A view (a Scale) is taken back by its subresource, which checks the fields it reads.
+    if (write.view) return replaceContents(write.object, patched);
     const check = checkObject(patched, asked.schema);
     if (check.typeError) throw internalError(`admission webhook ${JSON.stringify(inv.hook.name ?? '')} returned an invalid object: ${check.typeError}`);
     if (!asked.unstructured) canonicalizeDecoded(check);
     dropFields(patched, check.unknownFields);
     asked.defaults?.(patched);
-    const target = attrs.object as Record<string, unknown>;
-    for (const key of Object.keys(target)) delete target[key];
-    Object.assign(target, patched);
+    replaceContents(write.object, patched);
   }
 }

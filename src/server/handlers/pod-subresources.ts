@@ -12,7 +12,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkTypeMeta, type TypeMeta } from '../../../api/registry/api-errors.js';
-import { nowTimestamp, type DeleteOptions } from '../../../api/registry/generic-store.js';
+import { nowTimestamp, type DeleteOptions, type ReviewedWrite } from '../../../api/registry/generic-store.js';
+import { anything } from '../../../api/schema/schema.js';
 import type { KubeObject } from '../../../api/registry/object.js';
 import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
 import type { Pod, PodCondition } from '../../../api/kinds/core/types.js';
@@ -30,6 +31,8 @@ import type { ResourceRequest } from './resolve-resource.js';
 const BUDGET_UPDATE_ATTEMPTS = 20;
 /** Evictions approved but not yet seen by the disruption controller, beyond which a budget refuses more. */
 const MAX_DISRUPTED_PODS = 2000;
+/** Admission never mutates an eviction (the pod's delete runs no mutating phase): any shape will do. */
+const EVICTION_SCHEMA = anything('An Eviction of a pod.');
 const EVICTION_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget.";
 
 /** What a successful binding or eviction answers: a Success Status carrying the create's code. */
@@ -177,7 +180,10 @@ export async function handleEviction(deps: HandlerDeps, req: ResourceRequest, re
   const query = request.query as Query;
   const eviction = (await bodyOf(request, EVICTION_KINDS)) as KubeObject & { deleteOptions?: unknown };
   checkBodyPlace(req, eviction, 'Eviction');
-  const asked: DeleteOptions = { ...parseDeleteOptions(eviction.deleteOptions ?? {}, {}), user: req.user };
+  // Webhooks and policies are asked about a CREATE of pods/eviction, not about the pod's delete, as kube-apiserver asks them.
+  const version = eviction.apiVersion === 'policy/v1beta1' ? 'v1beta1' : 'v1';
+  const reviewedAs: ReviewedWrite = { operation: 'create', subresource: 'eviction', kind: { group: 'policy', version, kind: 'Eviction' }, schema: EVICTION_SCHEMA, object: eviction, old: undefined };
+  const asked: DeleteOptions = { ...parseDeleteOptions(eviction.deleteOptions ?? {}, {}), user: req.user, reviewedAs };
   // The request's dryRun and the Eviction's must agree; either one alone applies.
   const queryDryRun = param(query, 'dryRun') !== undefined;
   if (queryDryRun) asked.dryRun = asked.dryRun || dryRunParam(query);

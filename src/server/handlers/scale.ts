@@ -2,7 +2,8 @@
  * The `scale` subresource: a workload seen as an `autoscaling/v1` Scale. Reads build the Scale
  * from the object; writes change only `spec.replicas`, guarded by the Scale's resourceVersion.
  */
-import type { WriteOptions } from '../../../api/registry/generic-store.js';
+import type { ReviewedView, WriteOptions } from '../../../api/registry/generic-store.js';
+import { scaleSchema } from '../../../api/schema/autoscaling-types.js';
 import type { KubeObject } from '../../../api/registry/object.js';
 import { fieldErrors } from '../../../api/registry/field-error.js';
 import { invalid } from '../../../api/registry/api-errors.js';
@@ -41,6 +42,17 @@ function replicasOf(req: ResourceRequest, scale: KubeObject): number {
   return replicas;
 }
 
+/** Webhooks and policies are asked about the Scale (an UPDATE of `<resource>/scale`), as kube-apiserver asks them. */
+function scaleView(req: ResourceRequest): ReviewedView {
+  return {
+    subresource: 'scale',
+    kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+    schema: scaleSchema,
+    of: (obj) => scaleOf(req.def, obj),
+    apply: (obj, scale) => (req.def.scale as ScaleSubresource).setSpecReplicas(obj, replicasOf(req, scale)),
+  };
+}
+
 /** Changes the workload's replicas through a change of its Scale. */
 async function writeScale(deps: HandlerDeps, req: ResourceRequest, change: (scale: Scale) => KubeObject, opts: WriteOptions): Promise<Scale> {
   const sub = req.def.scale as ScaleSubresource;
@@ -54,7 +66,7 @@ async function writeScale(deps: HandlerDeps, req: ResourceRequest, change: (scal
       if (desired.metadata?.resourceVersion) current.metadata.resourceVersion = desired.metadata.resourceVersion;
       return current;
     },
-    opts,
+    { ...opts, reviewedView: scaleView(req) },
   );
   return scaleOf(req.def, updated);
 }
