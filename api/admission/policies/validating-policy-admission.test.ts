@@ -104,6 +104,22 @@ describe('ValidatingAdmissionPolicy admission', () => {
     await p.admit(attrs('t2', deployment(5)));
   });
 
+  it('sees a scale as an UPDATE of deployments/scale with the Scale, and a rule for deployments does not', async () => {
+    const scalePolicy = (name: string, resources: string[], expression: string) =>
+      policy(name, { matchConstraints: { resourceRules: [{ ...deploymentRule, operations: ['UPDATE'], resources }] }, validations: [{ expression, message: `${name} refuses` }] });
+    const onScale = scalePolicy('on-scale', ['deployments/scale'], "object.kind == 'Scale' && request.subResource == 'scale' && request.kind.group == 'autoscaling' && object.spec.replicas <= 3");
+    const p = plugin({ t1: { policies: [onScale, scalePolicy('on-deployments', ['deployments'], 'false')], bindings: [binding('s', { policyName: 'on-scale', validationActions: ['Deny'] }), binding('d', { policyName: 'on-deployments', validationActions: ['Deny'] })] } });
+    const scale = (replicas: number): KubeObject => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'shop' }, spec: { replicas } }) as KubeObject;
+    const scaling = (replicas: number): AdmissionAttributes => ({
+      ...attrs('t1', deployment(replicas)),
+      operation: 'update',
+      old: deployment(1),
+      reviewed: { operation: 'update', subresource: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, schema: deployments.schema, object: scale(replicas), old: scale(1) },
+    });
+    await p.admit(scaling(3));
+    expect((await refusal(p, scaling(4))).message).toContain("ValidatingAdmissionPolicy 'on-scale' with binding 's' denied request: on-scale refuses");
+  });
+
   it('answers with the validation\'s reason, and its message or expression', async () => {
     const forbidden = policy('no-latest', {
       matchConstraints: { resourceRules: [deploymentRule] },
