@@ -5,13 +5,14 @@
  * @example
  *   try { await configMaps.get('cm1'); } catch (err) { if (!isNotFound(err)) throw err; }
  */
+import { decodeObject } from '../../api/protobuf/codec.js';
 import { ApiError, reasonForCode, type Status, type StatusReason } from '../../api/status.js';
 
 export { ApiError };
 
 /** The error for a non-2xx answer: its Status when the body is one, else one made from the code. */
-export function errorFromResponse(code: number, body: Buffer): ApiError {
-  const status = parseStatus(body);
+export function errorFromResponse(code: number, body: Buffer, protobuf = false): ApiError {
+  const status = protobuf ? decodeStatus(body) : parseStatus(body);
   if (status !== undefined) return new ApiError(status.code || code, status.reason, status.message, status.details);
   return new ApiError(code, reasonOf(code), `the server answered ${code}: ${body.toString('utf8').slice(0, 200)}`);
 }
@@ -20,6 +21,15 @@ export function errorFromResponse(code: number, body: Buffer): ApiError {
 export function errorFromStatus(status: Partial<Status>): ApiError {
   const code = status.code ?? 500;
   return new ApiError(code, status.reason ?? reasonOf(code), status.message ?? 'the watch failed', status.details);
+}
+
+function decodeStatus(body: Buffer): Status | undefined {
+  try {
+    const decoded = decodeObject(body) as unknown as Partial<Status>;
+    return decoded.kind === 'Status' ? ({ ...decoded, code: decoded.code ?? 0 } as Status) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseStatus(body: Buffer): Status | undefined {

@@ -8,6 +8,7 @@ export { KubeClient, Scope } from './kube-client.js';
 export { ResourceClient } from './resource-client.js';
 export type { DeleteOptions, ListOptions, ObjectList, PagedListOptions, PatchOptions, PatchType, Selectors, WatchOptions, WriteOptions } from './resource-client.js';
 export type { WatchEvent } from './watch-events.js';
+export type { WireFormat } from './wire-format.js';
 export { loadKubeconfig, type ClientConfig, type KubeconfigOptions } from './kubeconfig.js';
 export { HttpsTransport, type HttpsTransportOptions } from './https-transport.js';
 export type { HttpMethod, Transport, TransportRequest, TransportResponse } from './transport.js';

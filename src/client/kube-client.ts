@@ -14,6 +14,7 @@ import type { KubeObject } from '../../api/registry/object.js';
 import type { ResourceDefinition } from '../../api/registry/resource-definition.js';
 import { ALL_TENANTS } from '../../api/spaces.js';
 import { ApiRequester } from './api-requester.js';
+import type { WireFormat } from './wire-format.js';
 import { Discovery, type ServedResource, type TypeMeta } from './discovery.js';
 import { HttpsTransport } from './https-transport.js';
 import { loadKubeconfig, type KubeconfigOptions } from './kubeconfig.js';
@@ -59,14 +60,17 @@ export class Scope {
 
 export class KubeClient extends Scope {
   /** A client over HTTPS from a kubeconfig (see kubeconfig.ts for what it reads). */
-  static async fromKubeconfig(options: KubeconfigOptions = {}): Promise<KubeClient> {
+  static async fromKubeconfig(options: KubeconfigOptions & { format?: WireFormat } = {}): Promise<KubeClient> {
     const config = await loadKubeconfig(options);
-    return new KubeClient(new HttpsTransport(config.transport), config.space);
+    return new KubeClient(new HttpsTransport(config.transport), config.space, options.format);
   }
 
-  /** @param space the default scope; the caller's own space unless given. */
-  constructor(transport: Transport, space: SpaceTarget = { kind: 'own' }) {
-    const requester = new ApiRequester(transport);
+  /**
+   * @param space the default scope; the caller's own space unless given.
+   * @param format `protobuf` for built-in kinds in Kubernetes' protobuf (as client-go's typed clients), else JSON.
+   */
+  constructor(transport: Transport, space: SpaceTarget = { kind: 'own' }, format: WireFormat = 'json') {
+    const requester = new ApiRequester(transport, format);
     super(requester, new Discovery(requester), space);
   }
 

@@ -15,6 +15,7 @@ import type { KubeObject } from '../../api/registry/object.js';
 import type { Status } from '../../api/status.js';
 import { ApiError, errorFromStatus, isGone } from './api-status.js';
 import type { TransportResponse } from './transport.js';
+import { watchEvents } from './wire-format.js';
 import { sleep } from './sleep.js';
 
 export type WatchEvent<T extends KubeObject> =
@@ -23,12 +24,6 @@ export type WatchEvent<T extends KubeObject> =
   | { type: 'BOOKMARK'; resourceVersion: string; initialEventsEnd: boolean }
   /** The whole current state (first, when no resourceVersion was given, and after a 410): replace what you hold. */
   | { type: 'RELISTED'; objects: T[]; resourceVersion: string };
-
-/** A watch event as the server writes it, one JSON object per line. */
-interface WireEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  object: KubeObject;
-}
 
 export interface WatchSource<T extends KubeObject> {
   /** Opens a watch stream after `resourceVersion` (or, with `sendInitialEvents`, from the current state). */
@@ -84,11 +79,11 @@ export async function* resumingWatch<T extends KubeObject>(source: WatchSource<T
     let gone = false;
     let delivered = false;
     try {
-      for await (const wire of watchLines(response)) {
+      for await (const wire of watchEvents<KubeObject>(response)) {
         delivered = true;
         retryMs = RETRY_FIRST_MS;
         if (wire.type === 'ERROR') {
-          const err = errorFromStatus(wire.object as unknown as Partial<Status>);
+          const err = errorFromStatus(wire.object as Partial<Status>);
           if (!isGone(err)) throw err;
           gone = true;
           break;
@@ -112,20 +107,6 @@ export async function* resumingWatch<T extends KubeObject>(source: WatchSource<T
     if (gone || (streamingInitialEvents && resourceVersion !== undefined)) yield* relist();
     // A server that ends watches at once (shutting down, a proxy's timeout) is not asked again in a hot loop.
     else if (!delivered) await backOff();
-  }
-}
-
-/** Splits a JSON watch stream into events, one per line. */
-async function* watchLines(response: TransportResponse): AsyncGenerator<WireEvent> {
-  let pending = '';
-  for await (const chunk of response.body) {
-    pending += chunk.toString('utf8');
-    let newline: number;
-    while ((newline = pending.indexOf('\n')) !== -1) {
-      const line = pending.slice(0, newline).trim();
-      pending = pending.slice(newline + 1);
-      if (line !== '') yield JSON.parse(line) as WireEvent;
-    }
   }
 }
 

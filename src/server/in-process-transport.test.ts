@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserInfo } from '../../api/access.js';
-import { configMaps, isForbidden, KubeClient, tenants, type WatchEvent, type ConfigMap } from '../client/index.js';
+import { configMaps, deployments, isForbidden, isNotFound, KubeClient, tenants, type Transport, type WatchEvent, type ConfigMap } from '../client/index.js';
 import { startInProcessServer, testUser as user, type InProcessServer } from '../testing/in-process-server.js';
 
 describe('the client over the in-process transport', () => {
@@ -76,5 +76,46 @@ describe('the client over the in-process transport', () => {
     expect(await next()).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'w1', tenant: 't2' } } });
     await watch.return(undefined);
     await vi.waitFor(() => expect(stoppedWatches).toContain('t2/default'));
+  });
+
+  it('speaks protobuf when asked: built-in kinds both ways, watches in frames, errors as Status; patches stay JSON', async () => {
+    const seen: Array<{ path: string; sent?: string; answered?: string }> = [];
+    const inner = server.transportAs(user('system:controller:test', 'system', ['system:masters']));
+    const recording: Transport = {
+      async send(request) {
+        const response = await inner.send(request);
+        seen.push({ path: request.path, sent: request.headers['content-type'], answered: String(response.headers['content-type'] ?? '') });
+        return response;
+      },
+      close: () => inner.close(),
+    };
+    const client = new KubeClient(recording, { kind: 'space', tenant: 't1' }, 'protobuf');
+    const cms = client.namespace('default').resource(configMaps);
+    const watch = cms.watch({ labelSelector: 'wire=protobuf' });
+    const next = async (): Promise<WatchEvent<ConfigMap>> => {
+      for (;;) {
+        const { value } = await watch.next();
+        if (value && value.type !== 'BOOKMARK') return value;
+      }
+    };
+    expect(await next()).toMatchObject({ type: 'RELISTED', objects: [] });
+    const created = await cms.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pb', labels: { wire: 'protobuf' } }, data: { a: '1' } });
+    expect(created).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'pb', tenant: 't1' }, data: { a: '1' } });
+    expect(await next()).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'pb', tenant: 't1' }, data: { a: '1' } } });
+    await watch.return(undefined);
+    const create = seen.find((r) => r.sent !== undefined)!;
+    expect(create).toMatchObject({ sent: 'application/vnd.kubernetes.protobuf', answered: 'application/vnd.kubernetes.protobuf' });
+    expect(seen.some((r) => r.path.includes('watch=') && r.answered?.startsWith('application/vnd.kubernetes.protobuf'))).toBe(true);
+    const missing = await cms.get('nope').catch((err: unknown) => err);
+    expect(isNotFound(missing)).toBe(true);
+    expect(missing).toMatchObject({ code: 404, message: 'configmaps "nope" not found' });
+    expect(seen.at(-1)!.answered).toMatch(/^application\/vnd\.kubernetes\.protobuf/);
+    // A patch is JSON; the answer protobuf.
+    const patched = await cms.patch('pb', 'merge', { data: { b: '2' } });
+    expect(patched.data).toEqual({ a: '1', b: '2' });
+    expect(seen.at(-1)).toMatchObject({ sent: 'application/merge-patch+json', answered: 'application/vnd.kubernetes.protobuf' });
+    const { items } = await client.namespace('default').resource(deployments).listAll();
+    expect(items).toEqual([]);
+    client.close();
   });
 });

@@ -14,6 +14,7 @@ import { InProcessIdentities } from '../../authz/in-process-identities.js';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../storage/store.js';
 import { KubeClient } from '../client/kube-client.js';
+import type { Transport } from '../client/transport.js';
 import type { AdvertisedEndpoint } from '../apiserver-controllers/kubernetes-service/kubernetes-service-objects.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../control-plane.js';
 import type { ControllerManagerOptions } from '../../controllers/controller-manager.js';
@@ -28,6 +29,8 @@ export interface InProcessServer {
   tokenFor(identity: UserInfo): string;
   /** A client authenticated as `identity`, in that identity's own space by default. */
   clientAs(identity: UserInfo): KubeClient;
+  /** The transport a client acting as `identity` uses (to wrap it). */
+  transportAs(identity: UserInfo): Transport;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
     app,
     tokenFor: (identity) => identities.issue(identity),
     clientAs: (identity) => new KubeClient(new InProcessTransport(app, identities.issue(identity))),
+    transportAs: (identity) => new InProcessTransport(app, identities.issue(identity)),
     async close() {
       await controllers.stop();
       await app.close();
