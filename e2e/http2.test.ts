@@ -13,6 +13,7 @@ import { startCluster, type TestCluster } from './harness/cluster.js';
 import { connectHttp2, type Http2Client } from './harness/http2-client.js';
 import { createKubectl, kubectlForTests } from './harness/kubectl.js';
 import { startServer, type ServerProcess } from './harness/server.js';
+import { configMaps, HttpsTransport, KubeClient, namespaces } from '../src/client/index.js';
 
 const kubectlPath = kubectlForTests(['1.33']);
 
@@ -149,6 +150,27 @@ describe('HTTP/2 serving', () => {
     expect(JSON.parse(res.body)).toMatchObject({ message: 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"' });
   });
 
+  it("carries the tenant-aware client's requests and watches as streams of one h2 connection", async () => {
+    const transport = new HttpsTransport({ server: cluster.server.url, ca: cluster.server.caCert, token });
+    const client = new KubeClient(transport, { kind: 'space', tenant: 'system' });
+    const cms = client.namespace(ns).resource(configMaps);
+    const watch = cms.watch({ labelSelector: 'via=client' });
+    try {
+      expect((await watch.next()).value).toMatchObject({ type: 'RELISTED', objects: [] });
+      expect(await transport.protocol).toBe('h2');
+      await Promise.all(Array.from({ length: 20 }, (_, i) => cms.create({ metadata: { name: `client-${i}`, labels: { via: 'client' } } })));
+      const added = new Set<string>();
+      while (added.size < 20) {
+        const { value } = await watch.next();
+        if (value?.type === 'ADDED') added.add(value.object.metadata.name!);
+      }
+      expect((await cms.list({ labelSelector: 'via=client' })).items).toHaveLength(20);
+    } finally {
+      await watch.return(undefined);
+      client.close();
+    }
+  });
+
   it('still serves HTTP/1.1 clients, with their header limit', async () => {
     const auth = { authorization: `Bearer ${token}` };
     const plain = await http1Get(cluster.server, '/version', auth);
@@ -174,5 +196,16 @@ describe('--disable-http2-serving', () => {
     expect(await negotiatedProtocol(server)).toBe('http/1.1');
     const token = await kubeconfigToken(server.adminKubeconfig);
     expect(await http1Get(server, '/version', { authorization: `Bearer ${token}` })).toMatchObject({ status: 200, version: '1.1' });
+  });
+
+  it('lets the tenant-aware client fall back to HTTP/1.1', async () => {
+    const transport = new HttpsTransport({ server: server.url, ca: server.caCert, token: await kubeconfigToken(server.adminKubeconfig) });
+    const client = new KubeClient(transport, { kind: 'space', tenant: 'system' });
+    try {
+      expect((await client.resource(namespaces).get('default')).metadata.name).toBe('default');
+      expect(await transport.protocol).toBe('http/1.1');
+    } finally {
+      client.close();
+    }
   });
 });
