@@ -49,10 +49,14 @@ export const fieldErrors = {
     field,
     message: withDetail(`Invalid value: ${quote(value)}`, detail),
   }),
-  notSupported: (field: string, value: unknown, supported: string[]): FieldError => ({
+  /**
+   * Kubernetes' NotSupported wording. `note` says why a value kube-apiserver accepts is refused
+   * here; it follows the supported values so kube's prefix stays intact.
+   */
+  notSupported: (field: string, value: unknown, supported: string[], note?: string): FieldError => ({
     type: 'FieldValueNotSupported',
     field,
-    message: `Unsupported value: ${quote(value)}: supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}`,
+    message: `Unsupported value: ${quote(value)}: supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}${note ? `; ${note}` : ''}`,
   }),
   forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, message: `Forbidden: ${detail}` }),
   duplicate: (field: string, value: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, message: `Duplicate value: ${quote(value)}` }),

@@ -12,10 +12,9 @@ import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { validateImmutable } from '../apps/workload.js';
 import { compileRules, ruleSchemaPath } from './cel-rules.js';
 import { compiledPattern } from './schema-validation.js';
-import { isConditionTrue, type CustomResourceDefinition, type CustomResourceDefinitionNames, type JSONSchemaProps } from './types.js';
+import { isConditionTrue, type CustomResourceConversion, type CustomResourceDefinition, type CustomResourceDefinitionNames, type JSONSchemaProps } from './types.js';
 
 export const SCOPES = ['Cluster', 'Namespaced'];
-const CONVERSION_STRATEGIES = ['None', 'Webhook'];
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
 
@@ -180,7 +179,29 @@ function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
   return errors;
 }
 
-export function validateCustomResourceDefinition(crd: CustomResourceDefinition): FieldError[] {
+/**
+ * `validateCustomResourceConversion`. Only the None strategy is served: a CRD asking for Webhook
+ * is refused rather than served as None. A CRD stored with Webhook before this check existed
+ * keeps it through updates (as kube never tightens validation of stored data), so its finalizer
+ * can still be released.
+ */
+function validateConversion(conversion: CustomResourceConversion | undefined, old: CustomResourceConversion | undefined): FieldError[] {
+  if (!conversion) return [];
+  const strategyPath = 'spec.conversion.strategy';
+  if (conversion.strategy === 'Webhook') {
+    return old?.strategy === 'Webhook' ? [] : [fieldErrors.notSupported(strategyPath, conversion.strategy, ['None'], 'webhook conversion is not supported by this server')];
+  }
+  const errors = enumString(strategyPath, conversion.strategy, ['None']);
+  // v1's webhook.clientConfig and webhook.conversionReviewVersions are, in kube's internal
+  // version its errors name, webhookClientConfig and conversionReviewVersions.
+  const notWebhook = 'should not be set when strategy is not set to Webhook';
+  if (conversion.webhook?.clientConfig) errors.push(fieldErrors.forbidden('spec.conversion.webhookClientConfig', notWebhook));
+  if ((conversion.webhook?.conversionReviewVersions ?? []).length > 0) errors.push(fieldErrors.forbidden('spec.conversion.conversionReviewVersions', notWebhook));
+  return errors;
+}
+
+/** The whole CRD, on create (no `old`) and on update. */
+export function validateCustomResourceDefinition(crd: CustomResourceDefinition, old?: CustomResourceDefinition): FieldError[] {
   const spec = crd.spec ?? {};
   const names = spec.names ?? {};
   const errors: FieldError[] = [];
@@ -204,12 +225,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition):
   for (const field of ['plural', 'singular', 'kind', 'listKind'] as const) if (!names[field]) errors.push(fieldErrors.required(`spec.names.${field}`));
   errors.push(...validateNames(names, 'spec.names'));
 
-  const conversion = spec.conversion;
-  if (conversion) {
-    errors.push(...enumString('spec.conversion.strategy', conversion.strategy, CONVERSION_STRATEGIES));
-    if (conversion.strategy === 'Webhook' && !conversion.webhook) errors.push(fieldErrors.required('spec.conversion.webhook', 'required when strategy is set to Webhook'));
-    if (conversion.strategy !== 'Webhook' && conversion.webhook) errors.push(fieldErrors.forbidden('spec.conversion.webhook', 'should not be set when strategy is not set to Webhook'));
-  }
+  errors.push(...validateConversion(spec.conversion, old?.spec?.conversion));
   if (spec.preserveUnknownFields === true) {
     errors.push(fieldErrors.invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
   }
@@ -220,7 +236,7 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition):
 }
 
 export function validateCustomResourceDefinitionUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldError[] {
-  const errors: FieldError[] = [];
+  const errors = validateCustomResourceDefinition(crd, old);
   // Scope and kind decide where and how objects are stored: fixed once the CRD serves them.
   if (isConditionTrue(old, 'Established')) {
     errors.push(...validateImmutable(crd.spec?.scope, old.spec?.scope, 'spec.scope'));

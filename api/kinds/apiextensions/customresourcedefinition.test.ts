@@ -70,7 +70,21 @@ describe('CustomResourceDefinition', () => {
     ],
     ['a short name that is no DNS-1035 label', crontab({ names: { plural: 'crontabs', kind: 'CronTab', shortNames: ['c_t'] } }), [`spec.names.shortNames[0]: Invalid value: "c_t": ${DNS1035}`]],
     ['kind equal to listKind', crontab({ names: { plural: 'crontabs', kind: 'CronTab', listKind: 'CronTab' } }), ['spec.names.listKind: Invalid value: "CronTab": kind and listKind may not be the same']],
-    ['an unknown conversion strategy', crontab({ conversion: { strategy: 'Magic' } }), ['spec.conversion.strategy: Unsupported value: "Magic": supported values: "None", "Webhook"']],
+    ['an unknown conversion strategy', crontab({ conversion: { strategy: 'Magic' } }), ['spec.conversion.strategy: Unsupported value: "Magic": supported values: "None"']],
+    ['a conversion without strategy', crontab({ conversion: {} }), ['spec.conversion.strategy: Required value']],
+    [
+      'webhook conversion, which this server does not serve',
+      crontab({ conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com' }, conversionReviewVersions: ['v1'] } } }),
+      ['spec.conversion.strategy: Unsupported value: "Webhook": supported values: "None"; webhook conversion is not supported by this server'],
+    ],
+    [
+      'a webhook with the None strategy',
+      crontab({ conversion: { strategy: 'None', webhook: { clientConfig: { url: 'https://convert.example.com' }, conversionReviewVersions: ['v1'] } } }),
+      [
+        'spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook',
+        'spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy is not set to Webhook',
+      ],
+    ],
     [
       'preserveUnknownFields',
       crontab({ preserveUnknownFields: true }),
@@ -97,6 +111,21 @@ describe('CustomResourceDefinition', () => {
     ]);
     const moved = { ...object, spec: { ...object.spec, group: 'other.example.com' } };
     expect(messages(update(customResourceDefinitions, moved, object))).toContain('spec.group: Invalid value: "other.example.com": field is immutable');
+  });
+
+  it('accepts None with an empty webhook, as kube (no client config, no review versions)', async () => {
+    expect((await create(customResourceDefinitions, crontab({ conversion: { strategy: 'None', webhook: {} } }))).errors).toEqual([]);
+  });
+
+  it('refuses switching a CRD to webhook conversion, and keeps updating one stored with it before', async () => {
+    const { object } = await create(customResourceDefinitions, crontab());
+    const webhook = { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com' }, conversionReviewVersions: ['v1'] } };
+    const switched = { ...object, spec: { ...object.spec, conversion: webhook } };
+    expect(messages(update(customResourceDefinitions, switched, object))).toEqual([
+      'spec.conversion.strategy: Unsupported value: "Webhook": supported values: "None"; webhook conversion is not supported by this server',
+    ]);
+    const released = { ...switched, metadata: { ...switched.metadata, finalizers: [] } };
+    expect(update(customResourceDefinitions, released, switched)).toEqual([]);
   });
 
   it('adds a new storage version to storedVersions on update, keeping the old one', async () => {

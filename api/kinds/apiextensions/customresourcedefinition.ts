@@ -65,7 +65,7 @@ export const customResourceDefinitions = defineKind<CustomResourceDefinition>({
     recordStorageVersion(crd);
   },
   prepareForUpdate: (crd) => recordStorageVersion(crd),
-  validate: validateCustomResourceDefinition,
+  validateCreate: (crd) => validateCustomResourceDefinition(crd),
   validateUpdate: validateCustomResourceDefinitionUpdate,
   // The first DELETE only marks the CRD: its custom resources go first, then the finalizer.
   holdsDeletion: (crd) => crd.metadata.deletionTimestamp === undefined,
