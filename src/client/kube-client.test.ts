@@ -79,6 +79,43 @@ describe('errors', () => {
   });
 });
 
+describe('paging', () => {
+  const expired = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 410, reason: 'Expired', message: 'The provided continue parameter is too old' });
+  /** Page 1 of two at revision 10; the continue token then expires; the whole list is at revision 12. */
+  const pagingTransport = () =>
+    new ScriptedTransport((req) => {
+      const query = new URL(req.path, 'https://x').searchParams;
+      if (query.has('continue')) return { status: 410, body: expired };
+      if (query.has('limit')) return { status: 200, body: list('10', [cm('t1', 'n', 'a', '9')], 'token-1') };
+      return { status: 200, body: list('12', [cm('t1', 'n', 'a', '9'), cm('t1', 'n', 'b', '11'), cm('t1', 'n', 'c', '12')]) };
+    });
+
+  it('lists again whole, without a limit, when a later page\'s continue token has expired (client-go ListPager)', async () => {
+    const transport = pagingTransport();
+    const cms = new KubeClient(transport).space('t1').resource(configMaps);
+    const { items, resourceVersion } = await cms.listAll({ pageSize: 1, labelSelector: 'app=x' });
+    expect(items.map((o) => o.metadata.name)).toEqual(['a', 'b', 'c']);
+    expect(resourceVersion).toBe('12');
+    expect(transport.sent.map((r) => r.path)).toEqual([
+      '/api/v1/tenants/t1/configmaps?labelSelector=app%3Dx&limit=1',
+      '/api/v1/tenants/t1/configmaps?labelSelector=app%3Dx&limit=1&continue=token-1',
+      '/api/v1/tenants/t1/configmaps?labelSelector=app%3Dx',
+    ]);
+  });
+
+  it('throws a 410 of the first page, and a 410 to pages() (pages handed out cannot be taken back)', async () => {
+    const first = new KubeClient(new ScriptedTransport(() => ({ status: 410, body: expired }))).resource(configMaps);
+    expect(isGone(await first.listAll().catch((e: unknown) => e))).toBe(true);
+    const names: string[] = [];
+    const paged = new KubeClient(pagingTransport()).resource(configMaps);
+    const err = await (async () => {
+      for await (const obj of paged.iterate({ pageSize: 1 })) names.push(obj.metadata.name!);
+    })().catch((e: unknown) => e);
+    expect(isGone(err)).toBe(true);
+    expect(names).toEqual(['a']);
+  });
+});
+
 describe('watch', () => {
   it('lists first, resumes from the last resourceVersion, relists on 410', async () => {
     let watches = 0;

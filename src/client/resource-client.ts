@@ -11,6 +11,7 @@
  */
 import type { KubeObject, ListMeta } from '../../api/registry/object.js';
 import type { ApiRequester } from './api-requester.js';
+import { isGone } from './api-status.js';
 import { queryString, resourcePath, type GroupVersionResource, type SpaceTarget } from './paths.js';
 import { resumingWatch, type ResumeOptions, type WatchEvent } from './watch-events.js';
 
@@ -90,7 +91,11 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return this.requester.json({ method: 'GET', path: this.collection() + queryString({ ...options }) });
   }
 
-  /** Every page, one request each, all at the first page's resourceVersion. */
+  /**
+   * Every page, one request each, all at the first page's resourceVersion. A continue token that
+   * has expired meanwhile (410) is thrown, as client-go's `EachListChunk` does: pages already
+   * handed out cannot be taken back. `listAll` falls back to a full list instead.
+   */
   async *pages(options: PagedListOptions = {}): AsyncGenerator<ObjectList<T>> {
     const { pageSize = DEFAULT_PAGE_SIZE, ...selectors } = options;
     let next: string | undefined;
@@ -106,13 +111,29 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     for await (const page of this.pages(options)) yield* page.items;
   }
 
-  /** Every object in one call (paged underneath) and the resourceVersion to watch from. */
+  /**
+   * Every object in one call (paged underneath) and the resourceVersion to watch from. When the
+   * continue token of a later page has expired (410: the first page's revision was compacted while
+   * paging), the pages read so far are dropped and the list is read again whole, without a limit,
+   * at the current revision, as client-go's `ListPager.List` does (`FullListIfExpired`): a relist
+   * of a large collection must not fail forever on a busy server.
+   */
   async listAll(options: PagedListOptions = {}): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
     let resourceVersion = '';
-    for await (const page of this.pages(options)) {
-      items.push(...page.items);
-      resourceVersion ||= page.metadata.resourceVersion;
+    let pagesRead = 0;
+    try {
+      for await (const page of this.pages(options)) {
+        items.push(...page.items);
+        resourceVersion ||= page.metadata.resourceVersion;
+        pagesRead += 1;
+      }
+    } catch (err) {
+      // An error after the first page came from a request with a continue token.
+      if (pagesRead === 0 || !isGone(err)) throw err;
+      const { labelSelector, fieldSelector } = options;
+      const whole = await this.list({ labelSelector, fieldSelector });
+      return { items: whole.items, resourceVersion: whole.metadata.resourceVersion };
     }
     return { items, resourceVersion };
   }
