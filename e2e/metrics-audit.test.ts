@@ -3,7 +3,8 @@
  * system admin and the system:monitoring group, never for a tenant's users (not even its admin,
  * whose `cluster-admin` holds every non-resource URL of its space); and the audit log written as
  * an audit.k8s.io/v1 Policy says, a tenant user's requests with user, tenant, verb, objectRef and
- * code at the level of the first matching rule, `None` rules dropping what they match.
+ * code at the level of the first matching rule, `None` rules dropping what they match; PodSecurity's
+ * audit annotations on a pod's create.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ rules:
   - level: None
     nonResourceURLs: ["/healthz*", "/readyz*", "/livez*"]
   - level: None
-    resources: [{ group: "", resources: [events] }]
+    resources: [{ group: "", resources: [events] }, { group: "events.k8s.io", resources: [events] }]
   - level: RequestResponse
     tenants: [t1]
     omitManagedFields: true
@@ -168,6 +169,23 @@ describe.each(backendCases(kubectlPath !== undefined))('metrics on the $backend 
       const [event] = await eventsWhere((e) => e.auditID === res.headers['audit-id']);
       expect(event).toMatchObject({ level: 'Metadata', verb: 'get', requestURI: '/metrics', user: { username: 'admin' }, responseStatus: { code: 403 } });
       expect(event!.annotations['authorization.k8s.io/decision']).toBe('forbid');
+    });
+
+    it('carries PodSecurity\'s audit annotations: the enforce policy and the audit level\'s violations', async () => {
+      const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'audited', labels: { 'pod-security.kubernetes.io/audit': 'restricted' } } };
+      expect((await t1Admin.api.request('POST', '/api/v1/namespaces', { json: ns })).status).toBe(201);
+      const created = await kubectl.run(['run', 'plain', '--image=nginx', '-n', 'audited'], { kubeconfig: t1Admin.kubeconfig });
+      expect(created.code, created.stderr).toBe(0);
+      // Audit mode neither refuses nor warns.
+      expect(created.stderr).toBe('');
+      const [event] = await eventsWhere((e) => e.verb === 'create' && e.objectRef?.resource === 'pods' && e.objectRef.namespace === 'audited' && e.objectRef.tenant === 't1');
+      expect(event!.annotations['pod-security.kubernetes.io/enforce-policy']).toBe('privileged:latest');
+      expect(event!.annotations['pod-security.kubernetes.io/audit-violations']).toBe(
+        'would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "plain" must set securityContext.allowPrivilegeEscalation=false), ' +
+          'unrestricted capabilities (container "plain" must set securityContext.capabilities.drop=["ALL"]), ' +
+          'runAsNonRoot != true (pod or container "plain" must set securityContext.runAsNonRoot=true), ' +
+          'seccompProfile (pod or container "plain" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
+      );
     });
 
     it('drops what None rules match, and the stages the policy omits', async () => {

@@ -2,16 +2,21 @@
  * PodSecurity admission, as k8s.io/pod-security-admission in kube-apiserver: a namespace's labels
  * `pod-security.kubernetes.io/<mode>[-version]` (modes enforce, warn, audit) name a level of the
  * Pod Security Standards (privileged, baseline, restricted) and a version (`latest`, `v1.<n>`).
- * - Pods (create, and updates that change their spec or annotations, ephemeral containers
- *   included): a violation of the enforce level is 403 `pods "p" is forbidden: violates
- *   PodSecurity "restricted:latest": …`; of the warn level a `Warning` header `would violate
- *   PodSecurity "…": …`. Audit has no audit log to write to yet, so it is read and validated only.
- * - Workloads (deployments, jobs, …): their pod template is checked at the enforce and warn levels
- *   with warnings only, as upstream.
- * - Namespaces: invalid labels are 422; a new enforce level warns about existing pods that violate it.
+ * - Pods (create, and updates that change an image or add an ephemeral container): a violation of
+ *   the enforce level is 403 `pods "p" is forbidden: violates PodSecurity "restricted:latest": …`;
+ *   of the warn level a `Warning` header `would violate PodSecurity "…": …`. The request's audit
+ *   event carries `pod-security.kubernetes.io/enforce-policy` (`<level>:<version>`) and, for a
+ *   violation of the audit level, `pod-security.kubernetes.io/audit-violations` (`would violate
+ *   PodSecurity "…": …`), also when the pod is refused.
+ * - Workloads (deployments, jobs, …): their pod template is checked at the warn and audit levels
+ *   (warnings and audit annotations only), as upstream; an enforce level set without a warn level
+ *   warns at the enforce level (kube 1.26).
+ * - Namespaces: invalid labels are 422; a stricter enforce level warns about existing pods that
+ *   violate it; an exempt namespace given a policy warns that it will be ignored.
  * Exemptions (users, runtime classes, namespaces) are space-qualified (`t1/ci-bot`, `t1/legacy`),
  * since a bare name would exempt it in every space; by default only the system space's
- * `kube-system` is exempt.
+ * `kube-system` is exempt. An exempted request's audit event says why:
+ * `pod-security.kubernetes.io/exempt` = `namespace`, `user` or `runtimeClass`.
  */
 import type { UserInfo } from '../../access.js';
 import { admissionForbidden, invalid } from '../../registry/api-errors.js';
@@ -19,7 +24,7 @@ import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/generic-store.js';
 import type { KubeObject, ObjectMeta } from '../../registry/object.js';
 import { SYSTEM_TENANT } from '../../spaces.js';
-import { evaluatePod, forbiddenDetail, forbiddenReason, type CheckedPodSpec, type Level, type LevelVersion, type PolicyVersion } from './checks.js';
+import { evaluatePod, forbiddenDetail, forbiddenReason, type CheckedPodSpec, type Level, type LevelVersion, type PolicyVersion, type Violation } from './checks.js';
 
 const LABEL_PREFIX = 'pod-security.kubernetes.io/';
 const MODES = ['enforce', 'warn', 'audit'] as const;
@@ -67,9 +72,12 @@ function sameLevelVersion(a: LevelVersion, b: LevelVersion): boolean {
   return levelVersionText(a) === levelVersionText(b);
 }
 
+const LEVEL_RANK: Record<Level, number> = { privileged: 0, baseline: 1, restricted: 2 };
+
 /** The namespace's policy and what is wrong with its labels (kube's PolicyToEvaluate). */
 function policyOf(labels: Record<string, string> | undefined): { policy: Policy; errors: FieldError[] } {
   const errors: FieldError[] = [];
+  const has = (key: string): boolean => labels?.[key] !== undefined;
   const entry = (mode: Mode): LevelVersion => {
     const levelKey = `${LABEL_PREFIX}${mode}`;
     const versionKey = `${levelKey}-version`;
@@ -79,8 +87,8 @@ function policyOf(labels: Record<string, string> | undefined): { policy: Policy;
     if (levelValue !== undefined) {
       if (LEVELS.includes(levelValue as Level)) level = levelValue as Level;
       else {
-        // An unknown level is the most restrictive one.
-        level = 'restricted';
+        // An unknown enforce level is the most restrictive one; audit and warn fail open.
+        level = mode === 'enforce' ? 'restricted' : 'privileged';
         errors.push(fieldErrors.notSupported(`metadata.labels[${levelKey}]`, levelValue, LEVELS));
       }
     }
@@ -92,7 +100,24 @@ function policyOf(labels: Record<string, string> | undefined): { policy: Policy;
     }
     return { level, version };
   };
-  return { policy: { enforce: entry('enforce'), warn: entry('warn'), audit: entry('audit') }, errors };
+  const policy: Policy = { enforce: entry('enforce'), audit: entry('audit'), warn: entry('warn') };
+  // Since kube 1.26 an enforce level set without a warn level warns at the enforce level too, so
+  // that workloads (checked with warnings only) show what their pods will meet.
+  const enforceSet = has(`${LABEL_PREFIX}enforce`) && LEVELS.includes(labels![`${LABEL_PREFIX}enforce`] as Level);
+  if (!has(`${LABEL_PREFIX}warn`) && enforceSet && LEVEL_RANK[policy.enforce.level] > LEVEL_RANK[policy.warn.level]) {
+    policy.warn = { level: policy.enforce.level, version: has(`${LABEL_PREFIX}warn-version`) ? policy.warn.version : policy.enforce.version };
+  }
+  return { policy, errors };
+}
+
+function fullyPrivileged(policy: Policy): boolean {
+  return MODES.every((mode) => policy[mode].level === 'privileged');
+}
+
+/** Go's `ErrorList.ToAggregate().Error()`: one error as is, several as `[a, b]`. */
+function aggregateText(errors: FieldError[]): string {
+  const texts = errors.map((e) => `${e.field}: ${e.message}`);
+  return texts.length === 1 ? texts[0]! : `[${texts.join(', ')}]`;
 }
 
 function templateOf(obj: KubeObject, path: string[]): { metadata?: ObjectMeta; spec?: CheckedPodSpec } | undefined {
@@ -101,73 +126,166 @@ function templateOf(obj: KubeObject, path: string[]): { metadata?: ObjectMeta; s
   return at as { metadata?: ObjectMeta; spec?: CheckedPodSpec } | undefined;
 }
 
-/** A pod update PodSecurity looks at: one that changes the spec (but images) or the annotations, as upstream's isSignificantPodUpdate. */
+const SECCOMP_CONTAINER_ANNOTATION = 'container.seccomp.security.alpha.kubernetes.io/';
+
+interface UpdatedContainer {
+  name?: string;
+  image?: string;
+}
+
+/**
+ * A pod update PodSecurity looks at, as upstream's isSignificantPodUpdate: the fields of a running
+ * pod that may still change and matter to a check (images, containers' seccomp annotations, added
+ * ephemeral containers). Anything else (a binding's nodeName, tolerations, status) keeps the pod as
+ * it was admitted.
+ */
 function significantPodUpdate(pod: KubeObject, old: KubeObject): boolean {
-  const withoutImages = (spec: unknown): string =>
-    JSON.stringify(spec, (key, value: unknown) => (key === 'image' ? undefined : value));
-  return withoutImages(pod.spec) !== withoutImages(old.spec) || JSON.stringify(pod.metadata.annotations ?? {}) !== JSON.stringify(old.metadata.annotations ?? {});
+  const spec = (pod.spec ?? {}) as Record<string, UpdatedContainer[] | undefined>;
+  const oldSpec = (old.spec ?? {}) as Record<string, UpdatedContainer[] | undefined>;
+  const annotations = pod.metadata.annotations ?? {};
+  const oldAnnotations = old.metadata.annotations ?? {};
+  const changed = (c: UpdatedContainer, o: UpdatedContainer): boolean => {
+    const key = `${SECCOMP_CONTAINER_ANNOTATION}${c.name ?? ''}`;
+    return c.image !== o.image || annotations[key] !== oldAnnotations[key];
+  };
+  for (const field of ['containers', 'initContainers']) {
+    const now = spec[field] ?? [];
+    const before = oldSpec[field] ?? [];
+    if (now.length !== before.length) return true;
+    if (now.some((c, i) => changed(c, before[i]!))) return true;
+  }
+  const oldEphemeral = oldSpec.ephemeralContainers ?? [];
+  return (spec.ephemeralContainers ?? []).some((c) => {
+    const o = oldEphemeral.find((e) => e.name === c.name);
+    return o === undefined || changed(c, o);
+  });
+}
+
+/** What exempted a request, upstream's `pod-security.kubernetes.io/exempt` audit annotation. */
+type Exemption = 'user' | 'namespace' | 'runtimeClass';
+
+/**
+ * Adds a PodSecurity audit annotation to the request's audit event, under the labels' prefix as
+ * kube-apiserver's plugin does: `exempt`, `enforce-policy`, `audit-violations`, `error`.
+ */
+function annotate(attrs: AdmissionAttributes, key: 'exempt' | 'enforce-policy' | 'audit-violations' | 'error', value: string): void {
+  attrs.auditAnnotations?.set(`${LABEL_PREFIX}${key}`, value);
 }
 
 export function podSecurityAdmission(deps: PodSecurityDeps): AdmissionPlugin {
   const exemptNamespace = (tenant: string, namespace: string): boolean => deps.exemptions.namespaces.includes(`${tenant}/${namespace}`);
   const exemptUser = (user: UserInfo | undefined): boolean => user !== undefined && deps.exemptions.usernames.includes(`${user.tenant ?? ''}/${user.name}`);
+  const exemptRuntimeClass = (spec: { runtimeClassName?: string }): boolean =>
+    spec.runtimeClassName !== undefined && spec.runtimeClassName !== '' && deps.exemptions.runtimeClasses.includes(spec.runtimeClassName);
 
-  async function namespacePolicy(tenant: string, namespace: string): Promise<Policy> {
-    const ns = await deps.readNamespace(tenant, namespace);
-    return policyOf(ns?.metadata.labels).policy;
+  /** The namespace or user exemption of a pod or workload write, annotated; undefined when none applies. */
+  function exemption(attrs: AdmissionAttributes): Exemption | undefined {
+    const found: Exemption | undefined = exemptNamespace(attrs.tenant, attrs.namespace!) ? 'namespace' : exemptUser(attrs.user) ? 'user' : undefined;
+    if (found) annotate(attrs, 'exempt', found);
+    return found;
   }
 
-  /** The warning of a level a pod (template) violates, or undefined. */
-  function warning(lv: LevelVersion, meta: ObjectMeta, spec: CheckedPodSpec): string | undefined {
-    const violations = evaluatePod(lv, meta, spec);
-    return violations.length === 0 ? undefined : `would violate PodSecurity ${JSON.stringify(levelVersionText(lv))}: ${forbiddenDetail(violations)}`;
+  async function namespacePolicy(tenant: string, namespace: string): Promise<{ policy: Policy; errors: FieldError[] }> {
+    const ns = await deps.readNamespace(tenant, namespace);
+    return policyOf(ns?.metadata.labels);
+  }
+
+  /**
+   * kube's EvaluatePod for a pod (`enforce`) or a workload's template: annotates the enforce policy
+   * (pods only) and the audit level's violations, refuses a pod violating the enforce level, and
+   * warns of the warn level's violations on a request it lets through.
+   */
+  function evaluate(attrs: AdmissionAttributes, checked: { policy: Policy; errors: FieldError[] }, meta: ObjectMeta, spec: CheckedPodSpec & { runtimeClassName?: string }, enforce: boolean): void {
+    if (exemptRuntimeClass(spec)) {
+      annotate(attrs, 'exempt', 'runtimeClass');
+      return;
+    }
+    const { policy, errors } = checked;
+    if (errors.length > 0) annotate(attrs, 'error', `Failed to parse policy: ${aggregateText(errors)}`);
+    // Modes that share a level and version share one evaluation.
+    const results = new Map<string, Violation[]>();
+    const violationsAt = (lv: LevelVersion): Violation[] => {
+      const key = levelVersionText(lv);
+      let found = results.get(key);
+      if (!found) results.set(key, (found = evaluatePod(lv, meta, spec)));
+      return found;
+    };
+    let refusal: string | undefined;
+    if (enforce) {
+      annotate(attrs, 'enforce-policy', levelVersionText(policy.enforce));
+      const violations = violationsAt(policy.enforce);
+      if (violations.length > 0) refusal = `violates PodSecurity ${JSON.stringify(levelVersionText(policy.enforce))}: ${forbiddenDetail(violations)}`;
+    }
+    const audited = violationsAt(policy.audit);
+    if (audited.length > 0) annotate(attrs, 'audit-violations', `would violate PodSecurity ${JSON.stringify(levelVersionText(policy.audit))}: ${forbiddenDetail(audited)}`);
+    if (refusal) throw admissionForbidden(attrs.def, attrs.object, refusal);
+    const warned = violationsAt(policy.warn);
+    if (warned.length > 0) attrs.warnings?.push(`would violate PodSecurity ${JSON.stringify(levelVersionText(policy.warn))}: ${forbiddenDetail(warned)}`);
   }
 
   async function admitPod(attrs: AdmissionAttributes): Promise<void> {
     const { operation, object, old, subresource } = attrs;
     if (subresource !== undefined && subresource !== 'ephemeralcontainers') return;
+    if (exemption(attrs)) return;
+    const checked = await namespacePolicy(attrs.tenant, attrs.namespace!);
+    if (checked.errors.length === 0 && fullyPrivileged(checked.policy)) {
+      annotate(attrs, 'enforce-policy', 'privileged:latest');
+      return;
+    }
     if (operation === 'update' && old && !significantPodUpdate(object, old)) return;
-    const spec = (object.spec ?? {}) as CheckedPodSpec & { runtimeClassName?: string };
-    if (spec.runtimeClassName && deps.exemptions.runtimeClasses.includes(spec.runtimeClassName)) return;
-    const policy = await namespacePolicy(attrs.tenant, attrs.namespace!);
-    const violations = evaluatePod(policy.enforce, object.metadata, spec);
-    if (violations.length > 0) {
-      throw admissionForbidden(attrs.def, object, `violates PodSecurity ${JSON.stringify(levelVersionText(policy.enforce))}: ${forbiddenDetail(violations)}`);
-    }
-    if (!sameLevelVersion(policy.warn, policy.enforce)) {
-      const text = warning(policy.warn, object.metadata, spec);
-      if (text) attrs.warnings?.push(text);
-    }
+    evaluate(attrs, checked, object.metadata, (object.spec ?? {}) as CheckedPodSpec, true);
   }
 
   async function admitWorkload(attrs: AdmissionAttributes, path: string[]): Promise<void> {
     if (attrs.subresource !== undefined) return;
+    if (exemption(attrs)) return;
+    const checked = await namespacePolicy(attrs.tenant, attrs.namespace!);
+    if (checked.errors.length === 0 && checked.policy.warn.level === 'privileged' && checked.policy.audit.level === 'privileged') return;
     const template = templateOf(attrs.object, path);
     if (!template?.spec) return;
-    const policy = await namespacePolicy(attrs.tenant, attrs.namespace!);
-    const meta = template.metadata ?? {};
-    const texts = [warning(policy.enforce, meta, template.spec)];
-    if (!sameLevelVersion(policy.warn, policy.enforce)) texts.push(warning(policy.warn, meta, template.spec));
-    for (const text of texts) if (text) attrs.warnings?.push(text);
+    evaluate(attrs, checked, template.metadata ?? {}, template.spec, false);
   }
 
-  /** Invalid labels are refused; a changed enforce level warns about the namespace's pods that break it (kube's EvaluatePodsInNamespace). */
+  /** kube's exemptNamespaceWarning: the modes an exempt namespace's labels set to more than privileged, which will be ignored. */
+  function exemptNamespaceWarning(name: string, policy: Policy, labels: Record<string, string> | undefined): string | undefined {
+    if (fullyPrivileged(policy)) return undefined;
+    const parts = MODES.filter((mode) => policy[mode].level !== 'privileged' && (labels?.[`${LABEL_PREFIX}${mode}`] !== undefined || labels?.[`${LABEL_PREFIX}${mode}-version`] !== undefined))
+      .map((mode) => `${mode}=${levelVersionText(policy[mode])}`);
+    return `namespace ${JSON.stringify(name)} is exempt from Pod Security, and the policy (${parts.join(', ')}) will be ignored`;
+  }
+
+  /**
+   * kube's ValidateNamespace: invalid labels are refused (on update only when they changed); an
+   * exempt namespace given a policy warns that it will be ignored; a stricter enforce level warns
+   * about the namespace's pods that break it (kube's EvaluatePodsInNamespace).
+   */
   function admitNamespace(attrs: AdmissionAttributes): void {
     const name = attrs.object.metadata.name ?? '';
-    const { policy, errors } = policyOf(attrs.object.metadata.labels);
-    if (errors.length > 0) throw invalid(attrs.def, name, errors);
-    if (attrs.operation !== 'update' || !attrs.old) return;
-    const before = policyOf(attrs.old.metadata.labels).policy;
-    if (sameLevelVersion(before.enforce, policy.enforce)) return;
-    if (exemptNamespace(attrs.tenant, name)) {
-      attrs.warnings?.push(`namespace ${JSON.stringify(name)} is exempt from Pod Security, and the policy (${levelVersionText(policy.enforce)}) will be ignored`);
+    const labels = attrs.object.metadata.labels;
+    const { policy, errors } = policyOf(labels);
+    const exempt = exemptNamespace(attrs.tenant, name);
+    if (attrs.operation === 'create' || !attrs.old) {
+      if (errors.length > 0) throw invalid(attrs.def, name, errors);
+      const warning = exempt ? exemptNamespaceWarning(name, policy, labels) : undefined;
+      if (warning) attrs.warnings?.push(warning);
+      return;
+    }
+    const before = policyOf(attrs.old.metadata.labels);
+    if (errors.length > 0 && (before.errors.length === 0 || JSON.stringify(errors) !== JSON.stringify(before.errors))) throw invalid(attrs.def, name, errors);
+    const enforce = policy.enforce;
+    if (sameLevelVersion(before.policy.enforce, enforce) || enforce.level === 'privileged') return;
+    const sameVersion = JSON.stringify(enforce.version) === JSON.stringify(before.policy.enforce.version);
+    if (sameVersion && LEVEL_RANK[enforce.level] <= LEVEL_RANK[before.policy.enforce.level]) return;
+    if (exempt) {
+      const warning = exemptNamespaceWarning(name, policy, labels);
+      if (warning) attrs.warnings?.push(warning);
       return;
     }
     const byReason = new Map<string, { first: string; count: number }>();
     for (const pod of deps.podsIn(attrs.tenant, name)) {
       const spec = (pod.spec ?? {}) as CheckedPodSpec & { runtimeClassName?: string };
-      if (spec.runtimeClassName && deps.exemptions.runtimeClasses.includes(spec.runtimeClassName)) continue;
-      const violations = evaluatePod(policy.enforce, pod.metadata, spec);
+      if (exemptRuntimeClass(spec)) continue;
+      const violations = evaluatePod(enforce, pod.metadata, spec);
       if (violations.length === 0) continue;
       const reason = forbiddenReason(violations);
       const podName = pod.metadata.name ?? '';
@@ -176,22 +294,25 @@ export function podSecurityAdmission(deps: PodSecurityDeps): AdmissionPlugin {
       else byReason.set(reason, { first: podName < seen.first ? podName : seen.first, count: seen.count + 1 });
     }
     if (byReason.size === 0) return;
-    attrs.warnings?.push(`existing pods in namespace ${JSON.stringify(name)} violate the new PodSecurity enforce level ${JSON.stringify(levelVersionText(policy.enforce))}`);
-    for (const [reason, { first, count }] of byReason) {
+    attrs.warnings?.push(`existing pods in namespace ${JSON.stringify(name)} violate the new PodSecurity enforce level ${JSON.stringify(levelVersionText(enforce))}`);
+    const podWarnings = [...byReason].map(([reason, { first, count }]) => {
       const others = count === 1 ? '' : count === 2 ? ' (and 1 other pod)' : ` (and ${count - 1} other pods)`;
-      attrs.warnings?.push(`${first}${others}: ${reason}`);
-    }
+      return `${first}${others}: ${reason}`;
+    });
+    // Sorted, as upstream, so the order does not depend on the listing.
+    attrs.warnings?.push(...podWarnings.sort());
   }
 
   return {
     async admit(attrs) {
-      const { operation, def, tenant, namespace } = attrs;
-      if (operation === 'delete' || exemptUser(attrs.user)) return;
+      const { operation, def, namespace } = attrs;
+      // As kube-apiserver's plugin, which handles creates and updates only.
+      if (operation === 'delete') return;
       if (def.group === '' && def.resource === 'namespaces') {
         if (attrs.subresource === undefined) admitNamespace(attrs);
         return;
       }
-      if (namespace === undefined || exemptNamespace(tenant, namespace)) return;
+      if (namespace === undefined) return;
       if (def.group === '' && def.resource === 'pods') return admitPod(attrs);
       const path = TEMPLATE_PATHS[`${def.group}/${def.resource}`];
       if (path) return admitWorkload(attrs, path);
