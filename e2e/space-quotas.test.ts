@@ -137,6 +137,42 @@ describe.each(backendCases())('space quotas on the $backend backend', ({ backend
       expect((await createConfigMap(bob, 'burst', 'one-too-many')).status).toBe(201);
     });
 
+    it('limits the bytes a space stores: writes that grow it are charged, shrinking and deleting free, past the limit is refused', async () => {
+      await createTenants(cluster, 't3');
+      const carol = await userKubeconfig(cluster, { tenant: 't3', user: 'admin' });
+      try {
+        await eventually('admin to manage t3', async () => (await carol.api.request('GET', '/api/v1/namespaces')).status === 200);
+        await newNamespace(carol, 'files');
+        await setLimits('t3', { 'storage/bytes': '1Gi' });
+        await eventually('t3 to be counted', async () => (await tenantStatus('t3')).used?.['storage/bytes'] !== undefined);
+        const before = Number((await tenantStatus('t3')).used!['storage/bytes']);
+        expect(before).toBeGreaterThan(0); // the space's namespaces, accounts, roles, CA bundles…
+        await setLimits('t3', { 'storage/bytes': String(before + 3000) });
+        const file = (name: string, size: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'files' }, data: { content: 'x'.repeat(size) } });
+        expect((await carol.api.request('POST', '/api/v1/namespaces/files/configmaps', { json: file('one', 2000) })).status).toBe(201);
+        const used = Number((await tenantStatus('t3')).used!['storage/bytes']);
+        expect(used - before).toBeGreaterThan(2000);
+        const refused = await carol.api.request('POST', '/api/v1/namespaces/files/configmaps', { json: file('two', 2000) });
+        expect(refused.status).toBe(403);
+        expect(refused.json<{ reason: string; message: string }>()).toMatchObject({
+          reason: 'Forbidden',
+          message: expect.stringMatching(new RegExp(`^configmaps "two" is forbidden: exceeded quota: t3, requested: storage/bytes=\\d+, used: storage/bytes=${used}, limited: storage/bytes=${before + 3000}$`)),
+        });
+        // Shrinking the first frees room for the second.
+        const shrunk = await carol.api.request('PATCH', '/api/v1/namespaces/files/configmaps/one', { body: JSON.stringify({ data: { content: 'x' } }), headers: { 'Content-Type': 'application/merge-patch+json' } });
+        expect(shrunk.status).toBe(200);
+        expect(Number((await tenantStatus('t3')).used!['storage/bytes'])).toBeLessThan(used - 1500);
+        expect((await carol.api.request('POST', '/api/v1/namespaces/files/configmaps', { json: file('two', 2000) })).status).toBe(201);
+        // Deleting both gives back about what they took (the shrink's managedFields entry stays in the count until then).
+        for (const name of ['one', 'two']) expect((await carol.api.request('DELETE', `/api/v1/namespaces/files/configmaps/${name}`)).status).toBe(200);
+        expect(Number((await tenantStatus('t3')).used!['storage/bytes'])).toBe(before);
+        await setLimits('t3', null);
+        await eventually('t3 usage to be cleared', async () => (await tenantStatus('t3')).used === undefined);
+      } finally {
+        carol.api.close();
+      }
+    });
+
     it('sums usage over every space for the system admin', async () => {
       await setLimits('t2', { 'count/configmaps': '50' });
       await eventually('t2 to be counted', async () => (await tenantStatus('t2')).used?.['count/configmaps'] !== undefined);

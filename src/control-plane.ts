@@ -13,7 +13,7 @@ import { ClusterIpAllocator, clusterIpAdmission, parseIpv4Range } from '../api/a
 import { NodePortAllocator, nodePortAdmission } from '../api/admission/node-port.js';
 import { namespaceLifecycle } from '../api/admission/namespace-lifecycle.js';
 import { resourceQuotaAdmission } from '../api/admission/resource-quota.js';
-import { SpaceQuotaAdmission, hasSpaceLimits, isCounted } from '../api/admission/space-quota.js';
+import { SpaceQuotaAdmission, hasSpaceLimits, isCounted, limitsSpaceBytes } from '../api/admission/space-quota.js';
 import type { Tenant } from '../api/kinds/core/tenant.js';
 import { limitRanger } from '../api/admission/limit-ranger.js';
 import { serviceResolver } from '../api/admission/webhooks/service-resolver.js';
@@ -173,6 +173,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     tenantDef,
     spaceKinds: (tenant) => registry.view(tenant).all(),
     hasLimits: (tenant) => hasSpaceLimits(readCachedTenant(tenant)),
+    limitsBytes: (tenant) => limitsSpaceBytes(readCachedTenant(tenant)),
   });
   const generic = new GenericStore(store, [
     rbacEscalationAdmission(authorizer),

@@ -8,7 +8,8 @@ import { openSqliteStore } from '../../storage/sqlite/sqlite-store.js';
 import { configMaps } from '../kinds/core/config-map.js';
 import { namespaces } from '../kinds/core/namespace.js';
 import { tenants, type Tenant } from '../kinds/core/tenant.js';
-import type { AdmissionAttributes, Undo } from '../registry/generic-store.js';
+import { storedForm, type AdmissionAttributes, type Undo } from '../registry/generic-store.js';
+import type { KubeObject } from '../registry/object.js';
 import type { ResourceDefinition } from '../registry/resource-definition.js';
 import { ApiError } from '../status.js';
 import { SpaceQuotaAdmission, isCounted } from './space-quota.js';
@@ -40,7 +41,7 @@ describe('space quota admission over one store', () => {
     await store.update(tenantKey, JSON.stringify(tenant), kv!.modRevision);
   };
   /** A server's plugin: each has its own per-space serialization, as separate replicas do. */
-  const replica = () => new SpaceQuotaAdmission({ store, tenantDef, spaceKinds: () => [namespaceDef, configMapDef], hasLimits: () => true });
+  const replica = () => new SpaceQuotaAdmission({ store, tenantDef, spaceKinds: () => [namespaceDef, configMapDef], hasLimits: () => true, limitsBytes: () => false });
   const storeConfigMap = (name: string) => store.create(objectKey(configMapDef, { tenant: 't1', namespace: 'ns', name }), JSON.stringify({ metadata: { name, namespace: 'ns', tenant: 't1' } }));
   const outcome = async (run: () => Promise<Undo | void> | Undo | void): Promise<'admitted' | string> => {
     try {
@@ -109,5 +110,43 @@ describe('space quota admission over one store', () => {
     await writeTenant((t) => (t.spec = {}));
     await plugin.recount('t1');
     expect((await readTenant()).status).toEqual({ phase: 'Active' });
+  });
+
+  describe('storage/bytes', () => {
+    const cm = (name: string, value: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', tenant: 't1' }, data: { v: value } }) as KubeObject;
+    const size = (obj: KubeObject) => Buffer.byteLength(storedForm(configMapDef, obj));
+    const bytesPlugin = () => new SpaceQuotaAdmission({ store, tenantDef, spaceKinds: () => [namespaceDef, configMapDef], hasLimits: () => true, limitsBytes: () => true });
+    const write = (operation: 'create' | 'update', object: KubeObject, old?: KubeObject): AdmissionAttributes => ({ operation, def: configMapDef, tenant: 't1', namespace: 'ns', object, old, user: undefined });
+    const used = async () => (await readTenant()).status?.used?.['storage/bytes'];
+
+    it('counts what is stored, charges creates and growth, credits shrinking and deletes, and refuses past the limit in kube\'s words', async () => {
+      const existing = cm('existing', 'x'.repeat(100));
+      await store.create(objectKey(configMapDef, { tenant: 't1', namespace: 'ns', name: 'existing' }), storedForm(configMapDef, existing));
+      await writeTenant((t) => (t.spec = { hard: { 'storage/bytes': '1000' } }));
+      const plugin = bytesPlugin();
+      const small = cm('a', 'y'.repeat(50));
+      await plugin.admit(write('create', small));
+      expect(await used()).toBe(String(size(existing) + size(small)));
+
+      const grown = cm('a', 'y'.repeat(400));
+      await plugin.admit(write('update', grown, small));
+      expect(await used()).toBe(String(size(existing) + size(grown)));
+      const tooBig = cm('a', 'y'.repeat(900));
+      const growth = size(tooBig) - size(grown);
+      expect(await outcome(() => plugin.admit(write('update', tooBig, grown)))).toBe(
+        `403 configmaps "a" is forbidden: exceeded quota: t1, requested: storage/bytes=${growth}, used: storage/bytes=${size(existing) + size(grown)}, limited: storage/bytes=1k`,
+      );
+
+      // Shrinking frees at once; a failed write takes it back.
+      const shrunk = cm('a', 'y');
+      const undo = await plugin.admit(write('update', shrunk, grown));
+      expect(await used()).toBe(String(size(existing) + size(shrunk)));
+      await (undo as Undo)();
+      expect(await used()).toBe(String(size(existing) + size(grown)));
+
+      await plugin.deleted(configMapDef, grown);
+      await plugin.deleted(configMapDef, existing);
+      expect(await used()).toBe('0');
+    });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Space quotas: a Tenant's `spec.hard` limits what its space holds (`count/configmaps`,
- * `count/deployments.apps`, `count/namespaces`, `count/*` for every object together), enforced
+ * `count/deployments.apps`, `count/namespaces`, `count/*` for every object together,
+ * `storage/bytes` for the bytes they take in storage), enforced
  * inside the write path as ResourceQuota is, with its evaluators, arithmetic and wording
  * (`exceeded quota: <tenant>, requested: …, used: …, limited: …`, 403).
  *
@@ -28,12 +29,12 @@ import type { Store } from '../../storage/store.js';
 import type { Tenant } from '../kinds/core/tenant.js';
 import type { ResourceQuota } from '../kinds/core/types.js';
 import { QuotaRefusal, quotaCharge, quotaUsage, type QuotaRequest } from '../quota/check-request.js';
-import { isQuotaIgnored, spaceEvaluatorFor, type QuotaEvaluator } from '../quota/evaluators.js';
+import { isQuotaIgnored, spaceEvaluatorFor, STORED_BYTES, storedBytesEvaluator, type QuotaEvaluator } from '../quota/evaluators.js';
 import { KeyedMutex } from '../quota/keyed-mutex.js';
-import { count, toResourceList, toUsage, usageEquals, type Usage } from '../quota/resource-usage.js';
-import { readUsageRecord, releaseUsage, writeUsageRecord } from '../quota/usage-record.js';
+import { addUsage, count, toResourceList, toUsage, usageEquals, type Usage } from '../quota/resource-usage.js';
+import { readUsageRecord, releaseUsage, retakeUsage, writeUsageRecord } from '../quota/usage-record.js';
 import { admissionForbidden, conflict } from '../registry/api-errors.js';
-import type { AdmissionAttributes, AdmissionPlugin, Undo } from '../registry/generic-store.js';
+import { storedForm, type AdmissionAttributes, type AdmissionPlugin, type Undo } from '../registry/generic-store.js';
 import type { KubeObject } from '../registry/object.js';
 import type { ResourceDefinition } from '../registry/resource-definition.js';
 import type { Quantity } from '../validation/quantity.js';
@@ -49,11 +50,23 @@ export interface SpaceQuotaDeps {
   spaceKinds(tenant: string): readonly ResourceDefinition[];
   /** Whether the tenant has limits, or usage to clear, from the server's informer (a cheap skip for the rest). */
   hasLimits(tenant: string): boolean;
+  /** Whether those limits include `storage/bytes` (every write of the space is then charged or credited). */
+  limitsBytes(tenant: string): boolean;
+}
+
+/** The bytes an object takes in storage: the length of what the store writes for it. */
+function storedBytes(def: ResourceDefinition, obj: KubeObject): number {
+  return Buffer.byteLength(storedForm(def, obj));
 }
 
 /** Whether the tenant has limits, or usage of former limits to clear. */
 export function hasSpaceLimits(tenant: Tenant | undefined): boolean {
   return Object.keys(tenant?.spec?.hard ?? {}).length > 0 || Object.keys(tenant?.status?.hard ?? {}).length > 0;
+}
+
+/** Whether the tenant limits its stored bytes, or has such usage to clear. */
+export function limitsSpaceBytes(tenant: Tenant | undefined): boolean {
+  return tenant?.spec?.hard?.[STORED_BYTES] !== undefined || tenant?.status?.hard?.[STORED_BYTES] !== undefined;
 }
 
 /** Whether `status.used` was counted for the limits `spec.hard` sets now. */
@@ -73,30 +86,46 @@ export class SpaceQuotaAdmission implements AdmissionPlugin {
 
   constructor(private readonly deps: SpaceQuotaDeps) {}
 
-  async admit({ operation, def, tenant, namespace, object, dryRun, subresource }: AdmissionAttributes): Promise<Undo | void> {
-    // Object counts change on create only; Tenants themselves are above the spaces.
-    if (operation !== 'create' || subresource !== undefined || def.scope === 'cluster') return;
-    if (isQuotaIgnored(def.group, def.resource) || !this.deps.hasLimits(tenant)) return;
-    // A create of a name already taken will fail: charging it would hold a unit until it does, and
-    // controllers create-if-absent all the time, so a space at its limit would refuse real creates.
-    const name = object.metadata.name ?? '';
-    const location = def.scope === 'space' ? { tenant, name } : { tenant, namespace, name };
-    if ((await this.deps.store.get(objectKey(def.storage, location))).kv) return;
-    const req: QuotaRequest = { operation, evaluator: spaceEvaluatorFor(def.group, def.resource), object, old: undefined, now: Date.now() };
+  async admit({ operation, def, tenant, namespace, object, old, dryRun, subresource }: AdmissionAttributes): Promise<Undo | void> {
+    // Tenants themselves are above the spaces.
+    if (operation === 'delete' || def.scope === 'cluster' || isQuotaIgnored(def.group, def.resource) || !this.deps.hasLimits(tenant)) return;
+    const now = Date.now();
+    const requests: QuotaRequest[] = [];
+    // Object counts change on create only.
+    if (operation === 'create' && subresource === undefined) {
+      // A create of a name already taken will fail: charging it would hold a unit until it does, and
+      // controllers create-if-absent all the time, so a space at its limit would refuse real creates.
+      const name = object.metadata.name ?? '';
+      const location = def.scope === 'space' ? { tenant, name } : { tenant, namespace, name };
+      if ((await this.deps.store.get(objectKey(def.storage, location))).kv) return;
+      requests.push({ operation, evaluator: spaceEvaluatorFor(def.group, def.resource), object, old: undefined, now });
+    }
+    // Bytes change with every write, status and metadata included: what it adds, or (negative) frees.
+    const grown = this.deps.limitsBytes(tenant) ? storedBytes(def, object) - (old ? storedBytes(def, old) : 0) : 0;
+    if (grown > 0) requests.push({ operation: 'create', evaluator: storedBytesEvaluator(grown), object, old: undefined, now });
+    const key = this.tenantKey(tenant);
     let added: Usage | undefined;
     try {
-      added = await this.mutex.run(tenant, () => this.charge(tenant, req, dryRun ?? false));
+      if (requests.length > 0) added = await this.mutex.run(tenant, () => this.charge(tenant, requests, dryRun ?? false));
     } catch (err) {
       if (err instanceof QuotaRefusal) throw admissionForbidden(def, object, err.message);
       throw err;
     }
-    if (added) return () => this.mutex.run(tenant, () => releaseUsage(this.deps.store, this.tenantKey(tenant), added));
+    const undos: Undo[] = [];
+    if (added) undos.push(() => this.mutex.run(tenant, () => releaseUsage(this.deps.store, key, added)));
+    if (grown < 0 && !dryRun) {
+      const freed: Usage = new Map([[STORED_BYTES, count(-grown)]]);
+      await this.mutex.run(tenant, () => releaseUsage(this.deps.store, key, freed));
+      undos.push(() => this.mutex.run(tenant, () => retakeUsage(this.deps.store, key, freed)));
+    }
+    if (undos.length > 0) return async () => void (await Promise.all(undos.map((undo) => undo())));
   }
 
   async deleted(def: ResourceDefinition, obj: KubeObject): Promise<void> {
     const tenant = obj.metadata.tenant;
     if (def.scope === 'cluster' || tenant === undefined || isQuotaIgnored(def.group, def.resource) || !this.deps.hasLimits(tenant)) return;
     const held = spaceEvaluatorFor(def.group, def.resource).usage(obj, Date.now());
+    if (this.deps.limitsBytes(tenant)) held.set(STORED_BYTES, count(storedBytes(def, obj)));
     await this.mutex.run(tenant, () => releaseUsage(this.deps.store, this.tenantKey(tenant), held));
   }
 
@@ -117,18 +146,23 @@ export class SpaceQuotaAdmission implements AdmissionPlugin {
     return objectKey(this.deps.tenantDef.storage, { name: tenant });
   }
 
-  /** Checks the request against the space's limits and charges it; what was added, if anything. Throws QuotaRefusal. */
-  private async charge(tenant: string, req: QuotaRequest, dryRun: boolean): Promise<Usage | undefined> {
+  /** Checks the requests against the space's limits and charges them at once; what was added, if anything. Throws QuotaRefusal. */
+  private async charge(tenant: string, requests: QuotaRequest[], dryRun: boolean): Promise<Usage | undefined> {
     for (let attempt = 1; ; attempt += 1) {
       const { kv } = await this.deps.store.get(this.tenantKey(tenant));
       // No Tenant: the tenant lifecycle plugin has already refused any write into the space.
       if (!kv) return undefined;
       const stored = readUsageRecord<Tenant>(kv);
       const record = isCounted(stored) ? stored : await this.withCountedStatus(stored);
-      const result = quotaCharge(asQuota(record), req);
-      if (dryRun || (!result && record === stored)) return undefined;
-      if (result) record.status = { ...record.status, used: toResourceList(result.used) };
-      if (await writeUsageRecord(this.deps.store, kv, record)) return result?.added;
+      let added: Usage | undefined;
+      for (const req of requests) {
+        const result = quotaCharge(asQuota(record), req);
+        if (!result) continue;
+        record.status = { ...record.status, used: toResourceList(result.used) };
+        added = addUsage(added ?? new Map(), result.added);
+      }
+      if (dryRun || (!added && record === stored)) return undefined;
+      if (await writeUsageRecord(this.deps.store, kv, record)) return added;
       if (attempt >= CHARGE_ATTEMPTS) throw conflict(this.deps.tenantDef, tenant);
     }
   }
@@ -148,16 +182,20 @@ export class SpaceQuotaAdmission implements AdmissionPlugin {
     const measured: Array<{ evaluator: QuotaEvaluator; objects: KubeObject[] }> = [];
     // Several versions (and views) of a kind share its storage: each stored object is counted once.
     const listed = new Set<string>();
+    const bytes = hard.includes(STORED_BYTES);
+    let storedTotal = 0;
     for (const def of this.deps.spaceKinds(name)) {
       if (def.scope === 'cluster' || isQuotaIgnored(def.group, def.resource)) continue;
       const evaluator = spaceEvaluatorFor(def.group, def.resource);
       const prefix = keyPrefix(def.storage, { tenant: name });
-      if (evaluator.matchingResources(hard).length === 0 || listed.has(prefix)) continue;
+      if ((!bytes && evaluator.matchingResources(hard).length === 0) || listed.has(prefix)) continue;
       listed.add(prefix);
       const { items } = await this.deps.store.list(prefix);
       measured.push({ evaluator, objects: items.map((kv) => JSON.parse(kv.value) as KubeObject) });
+      for (const kv of items) storedTotal += Buffer.byteLength(kv.value);
     }
     const counted = quotaUsage(asQuota({ ...tenant, status: { hard: tenant.spec?.hard } }), hard, measured, Date.now());
+    if (bytes) counted.set(STORED_BYTES, count(storedTotal));
     // A limit on a kind the space does not serve (yet) is counted as zero, so the space counts as counted.
     return new Map([...hard.map((n): [string, Quantity] => [n, count(0)]), ...counted]);
   }

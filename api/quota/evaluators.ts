@@ -43,6 +43,20 @@ export function isQuotaIgnored(group: string, resource: string): boolean {
 /** A space's limit on all its objects together (a Tenant's `spec.hard`; ResourceQuotas have no such name). */
 export const TOTAL_OBJECT_COUNT = 'count/*';
 
+/** A space's limit on the bytes its objects take in storage, as stored (a Tenant's `spec.hard`). */
+export const STORED_BYTES = 'storage/bytes';
+
+/** A write that takes `bytes` more of storage, as an evaluator of that amount. */
+export function storedBytesEvaluator(bytes: number): QuotaEvaluator {
+  return {
+    handles: () => true,
+    matchingResources: (hard) => hard.filter((n) => n === STORED_BYTES),
+    matchesScope: () => false,
+    usage: () => new Map([[STORED_BYTES, count(bytes)]]),
+    constraints: () => undefined,
+  };
+}
+
 function objectCountEvaluator(group: string, resource: string, extraNames: string[] = []): QuotaEvaluator {
   const names = [objectCountName(group, resource), ...(group === '' && LEGACY_COUNT_NAMES.has(resource) ? [resource] : []), ...extraNames];
   return {

@@ -12,7 +12,7 @@ import { isStorageError } from '../../storage/errors.js';
 import type { KeyValue, Store } from '../../storage/store.js';
 import type { ResourceList } from '../kinds/core/types.js';
 import type { KubeObject } from '../registry/object.js';
-import { subtractNonNegative, toResourceList, toUsage, type Usage } from './resource-usage.js';
+import { addUsage, subtractNonNegative, toResourceList, toUsage, type Usage } from './resource-usage.js';
 
 /** An object whose status holds limits and usage (`status.hard`, `status.used`). */
 export interface UsageRecord extends KubeObject {
@@ -38,14 +38,24 @@ export async function writeUsageRecord(store: Store, kv: KeyValue, record: Usage
  * Gives back `amount` from the usage stored at `key`, for the resources it still tracks and never
  * below zero (a recount may have happened meanwhile).
  */
-export async function releaseUsage(store: Store, key: string, amount: Usage): Promise<void> {
+export function releaseUsage(store: Store, key: string, amount: Usage): Promise<void> {
+  return adjustUsage(store, key, amount, subtractNonNegative);
+}
+
+/** Takes `amount` back without checking limits: the undo of a release made for a write that then failed. */
+export function retakeUsage(store: Store, key: string, amount: Usage): Promise<void> {
+  return adjustUsage(store, key, amount, addUsage);
+}
+
+async function adjustUsage(store: Store, key: string, amount: Usage, apply: (used: Usage, amount: Usage) => Usage): Promise<void> {
   for (;;) {
     const { kv } = await store.get(key);
     if (!kv) return;
     const record = readUsageRecord(kv);
     const before = toUsage(record.status?.used);
-    if (![...amount.keys()].some((name) => before.has(name))) return;
-    const used = subtractNonNegative(before, amount);
+    const tracked: Usage = new Map([...amount].filter(([name]) => before.has(name)));
+    if (tracked.size === 0) return;
+    const used = apply(before, tracked);
     record.status = { ...record.status, used: toResourceList(used) };
     if (await writeUsageRecord(store, kv, record)) return;
   }

@@ -118,6 +118,13 @@ export function askedWrite(attrs: AdmissionAttributes): AskedWrite {
   return { operation: attrs.operation, subresource: attrs.subresource ?? '', kind: { group: def.group, version: def.version, kind: def.kind }, schema: def.schema, object: attrs.object, old: attrs.old, view: false };
 }
 
+/** An object as the store writes it: the kind's storage kind and version, no resourceVersion (the store's revision is the truth). */
+export function storedForm(def: ResourceDefinition, obj: KubeObject): string {
+  const stored = def.toStorage(obj);
+  const { resourceVersion: _rv, ...metadata } = stored.metadata;
+  return JSON.stringify({ ...stored, metadata });
+}
+
 /** How an update through `scale` is shown to webhooks and policies, and takes back what they changed. */
 export interface ReviewedView {
   subresource: 'scale';
@@ -251,11 +258,8 @@ export class GenericStore {
     return keyPrefix(def.storage, def.scope === 'namespace' && scope.namespace !== undefined ? { tenant: scope.tenant, namespace: scope.namespace } : { tenant: scope.tenant });
   }
 
-  /** Stored form: the kind's storage kind and version, no resourceVersion (the store's revision is the truth). */
   private encode(def: ResourceDefinition, obj: KubeObject): string {
-    const stored = def.toStorage(obj);
-    const { resourceVersion: _rv, ...metadata } = stored.metadata;
-    return JSON.stringify({ ...stored, metadata });
+    return storedForm(def, obj);
   }
 
   /**

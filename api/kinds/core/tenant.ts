@@ -2,7 +2,7 @@
  * Tenants (core/v1, our kind): one per space, above every space (cluster scope). Creating one
  * opens a space; deleting one tears the whole space down. `system` always exists, and `all` is
  * never a tenant's name: it means every space in URLs. `spec.hard` limits what the space may hold
- * (object counts, `count/configmaps: 100`, `count/*: 5000`); `status.hard` and `status.used` are
+ * (object counts, `count/configmaps: 100`, `count/*: 5000`; stored bytes, `storage/bytes: 1Gi`); `status.hard` and `status.used` are
  * written by the space quota admission plugin (api/admission/space-quota.ts) as it charges writes.
  */
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
@@ -15,7 +15,7 @@ import { validateKubeFinalizerName } from '../../validation/object-meta.js';
 import { index } from '../../validation/field-path.js';
 import { isDNS1123Subdomain } from '../../validation/names.js';
 import { canonicalizeResourceList } from '../../validation/quantity.js';
-import { TOTAL_OBJECT_COUNT } from '../../quota/evaluators.js';
+import { STORED_BYTES, TOTAL_OBJECT_COUNT } from '../../quota/evaluators.js';
 import { validateResourceList } from './resource-validation.js';
 import { column, usageCell } from './table-cells.js';
 import type { ResourceList } from './types.js';
@@ -36,7 +36,7 @@ defineCore(
   'TenantSpec',
   object('What a tenant needs before it can go.', {
     finalizers: stringList('Components that must empty the space before the tenant is removed.'),
-    hard: resourceList('The most the space may hold: count/<resource>[.<group>] per kind, count/* for all objects together.'),
+    hard: resourceList('The most the space may hold: count/<resource>[.<group>] per kind, count/* for all objects together, storage/bytes for the bytes they take in storage.'),
   }),
 );
 
@@ -56,10 +56,10 @@ const tenantSchema = defineKindSchema(`${CORE_V1}Tenant`, { group: '', version: 
 
 /** A name a space's limit may have: `count/*`, or `count/<resource>` / `count/<resource>.<group>`. */
 function validateSpaceLimitName(name: string, path: string): FieldError[] {
-  if (name === TOTAL_OBJECT_COUNT) return [];
+  if (name === TOTAL_OBJECT_COUNT || name === STORED_BYTES) return [];
   const counted = name.startsWith('count/') ? name.slice('count/'.length) : '';
   if (counted !== '' && isDNS1123Subdomain(counted).length === 0) return [];
-  return [fieldErrors.invalid(path, name, `must be ${TOTAL_OBJECT_COUNT} or count/<resource>[.<group>]`)];
+  return [fieldErrors.invalid(path, name, `must be ${TOTAL_OBJECT_COUNT}, ${STORED_BYTES} or count/<resource>[.<group>]`)];
 }
 
 function validateTenant(tenant: Tenant): FieldError[] {
