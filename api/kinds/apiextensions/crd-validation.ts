@@ -2,8 +2,9 @@
  * Validation of a CustomResourceDefinition itself, as kube-apiserver does it
  * (`apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go` and the structural
  * schema checks for v1): the name is `<plural>.<group>`, names are DNS-1035 labels, exactly one
- * storage version, v1 versions carry a structural schema, and the group, plural (and once
- * Established, scope and kind) never change. Go prints some bad values (`spec.versions`) as Go
+ * storage version, v1 versions carry a structural schema (`structural-schema.ts`) with valid
+ * defaults (`schema-defaults.ts`) and extensions (`schema-extensions.ts`), and the group, plural
+ * (and once Established, scope and kind) never change. Go prints some bad values (`spec.versions`) as Go
  * structs; we print them as JSON.
  */
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
@@ -11,7 +12,9 @@ import { child, index, key } from '../../validation/field-path.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { validateImmutable } from '../apps/workload.js';
 import { compileRules, ruleSchemaPath } from './cel-rules.js';
-import { compiledPattern } from './schema-validation.js';
+import { validateDefaults } from './schema-defaults.js';
+import { validateExtensions } from './schema-extensions.js';
+import { validateStructural } from './structural-schema.js';
 import { isConditionTrue, type CustomResourceConversion, type CustomResourceDefinition, type CustomResourceDefinitionNames, type JSONSchemaProps } from './types.js';
 
 export const SCOPES = ['Cluster', 'Namespaced'];
@@ -44,41 +47,20 @@ export function validateNames(names: CustomResourceDefinitionNames, path: string
   return errors;
 }
 
-/** The structural-schema rule every v1 schema must follow: a type everywhere a value is specified. */
-function validateStructural(schema: JSONSchemaProps, path: string, level: 'root' | 'item' | 'field'): FieldError[] {
-  const errors: FieldError[] = [];
-  if (!schema.type && !schema['x-kubernetes-embedded-resource'] && !schema['x-kubernetes-int-or-string']) {
-    const where = { root: 'must not be empty at the root', item: 'must not be empty for specified array items', field: 'must not be empty for specified object fields' }[level];
-    // A root or field that preserves unknown fields may leave its type open; items may not.
-    if (level === 'item' || !schema['x-kubernetes-preserve-unknown-fields']) errors.push(fieldErrors.required(child(path, 'type'), where));
-  }
-  if (level === 'root' && schema.type && schema.type !== 'object') errors.push(fieldErrors.invalid(child(path, 'type'), schema.type, 'must be object at the root'));
-  for (const [name, prop] of Object.entries(schema.properties ?? {})) errors.push(...validateStructural(prop, key(child(path, 'properties'), name), 'field'));
-  if (schema.items && !Array.isArray(schema.items)) errors.push(...validateStructural(schema.items, child(path, 'items'), 'item'));
-  if (typeof schema.additionalProperties === 'object') errors.push(...validateStructural(schema.additionalProperties, child(path, 'additionalProperties'), 'field'));
-  return errors;
+const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
+const RESOURCE_META = new Set(['apiVersion', 'kind', 'metadata']);
+
+/** Where a schema node sits: inside a resource's apiVersion, kind or metadata; and why defaults are refused there, if they are. */
+interface SchemaContext {
+  insideResourceMeta: boolean;
+  forbiddenDefaults?: string | undefined;
 }
 
-/**
- * CEL rules are evaluated on the schema's own nodes only: rules inside a combinator are refused
- * rather than accepted and never run.
- */
-function rulesInCombinator(schema: JSONSchemaProps | undefined, path: string): FieldError[] {
-  if (!schema || typeof schema !== 'object') return [];
-  const rules = schema['x-kubernetes-validations'];
-  const here = Array.isArray(rules) && rules.length > 0 ? [fieldErrors.forbidden(child(path, 'x-kubernetes-validations'), 'CEL rules inside allOf, anyOf, oneOf or not are not supported by this server')] : [];
-  const below = [
-    ...Object.entries(schema.properties ?? {}).map(([name, prop]) => rulesInCombinator(prop, key(child(path, 'properties'), name))),
-    schema.items && !Array.isArray(schema.items) ? rulesInCombinator(schema.items, child(path, 'items')) : [],
-    typeof schema.additionalProperties === 'object' ? rulesInCombinator(schema.additionalProperties, child(path, 'additionalProperties')) : [],
-  ];
-  return [...here, ...below.flat()];
-}
-
-/** `ValidateCustomResourceDefinitionOpenAPISchema` with the OpenAPI v3 restrictions. */
-function validateOpenAPISchema(schema: JSONSchemaProps | undefined, path: string): FieldError[] {
-  if (!schema || typeof schema !== 'object') return [];
+/** kube's `specStandardValidatorV3.validate`: what OpenAPI v3 allows and CRDs do not. */
+function validateNode(schema: JSONSchemaProps, path: string, ctx: SchemaContext): FieldError[] {
   const errors: FieldError[] = [];
+  if (schema.type && !OPENAPI_TYPES.includes(schema.type)) errors.push(fieldErrors.notSupported(child(path, 'type'), schema.type, OPENAPI_TYPES));
+  if (schema.default !== undefined && ctx.forbiddenDefaults) errors.push(fieldErrors.forbidden(child(path, 'default'), `must not be set ${ctx.forbiddenDefaults}`));
   const unsupported: Array<[string, boolean]> = [
     ['id', schema.id !== undefined && schema.id !== ''],
     ['additionalItems', schema.additionalItems !== undefined],
@@ -88,29 +70,52 @@ function validateOpenAPISchema(schema: JSONSchemaProps | undefined, path: string
     ['$ref', schema.$ref !== undefined],
   ];
   for (const [name, present] of unsupported) if (present) errors.push(fieldErrors.forbidden(child(path, name), `${name} is not supported`));
-  if (schema.type === 'null') errors.push(fieldErrors.forbidden(child(path, 'type'), 'type cannot be set to null'));
-  if (typeof schema.pattern === 'string') {
-    try {
-      compiledPattern(schema.pattern);
-    } catch (err) {
-      errors.push(fieldErrors.invalid(child(path, 'pattern'), schema.pattern, `must be a valid regular expression, but isn't: ${(err as Error).message}`));
-    }
-  }
+  if (schema.type === 'null') errors.push(fieldErrors.forbidden(child(path, 'type'), 'type cannot be set to null, use nullable as an alternative'));
   if (Array.isArray(schema.items)) errors.push(fieldErrors.forbidden(child(path, 'items'), 'items must be a schema object and not an array'));
+  if (ctx.insideResourceMeta && schema['x-kubernetes-embedded-resource'] === true) {
+    errors.push(fieldErrors.forbidden(child(path, 'x-kubernetes-embedded-resource'), 'must not be used inside of resource meta'));
+  }
+  return errors;
+}
+
+/** `ValidateCustomResourceDefinitionOpenAPISchema`: each node, then the nodes below it. */
+function validateOpenAPISchema(schema: JSONSchemaProps | undefined, path: string, ctx: SchemaContext, isRoot = false): FieldError[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const errors = validateNode(schema, path, ctx);
   if (schema.uniqueItems === true) errors.push(fieldErrors.forbidden(child(path, 'uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
   const additional = schema.additionalProperties;
   if (additional !== undefined) {
     if (Object.keys(schema.properties ?? {}).length > 0 && (additional === false || typeof additional === 'object')) {
       errors.push(fieldErrors.forbidden(child(path, 'additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
     }
-    if (typeof additional === 'object') errors.push(...validateOpenAPISchema(additional, child(path, 'additionalProperties')));
+    // Pruning a default inside labels or annotations would be ambiguous without the value.
+    const sub = ctx.insideResourceMeta ? { ...ctx, forbiddenDefaults: 'inside additionalProperties applying to object metadata' } : ctx;
+    if (typeof additional === 'object') errors.push(...validateOpenAPISchema(additional, child(path, 'additionalProperties'), sub));
   }
-  for (const [name, prop] of Object.entries(schema.properties ?? {})) errors.push(...validateOpenAPISchema(prop, key(child(path, 'properties'), name)));
-  errors.push(...validateOpenAPISchema(schema.not, child(path, 'not')), ...rulesInCombinator(schema.not, child(path, 'not')));
+  const resource = isRoot || schema['x-kubernetes-embedded-resource'] === true;
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    const sub = resource && RESOURCE_META.has(name) ? { insideResourceMeta: true, forbiddenDefaults: isRoot ? `in top-level ${name}` : ctx.forbiddenDefaults } : ctx;
+    errors.push(...validateOpenAPISchema(prop, key(child(path, 'properties'), name), sub));
+  }
+  errors.push(...validateOpenAPISchema(schema.not, child(path, 'not'), ctx));
   for (const combinator of ['allOf', 'oneOf', 'anyOf'] as const) {
-    (schema[combinator] ?? []).forEach((s, i) => errors.push(...validateOpenAPISchema(s, index(child(path, combinator), i)), ...rulesInCombinator(s, index(child(path, combinator), i))));
+    (schema[combinator] ?? []).forEach((s, i) => errors.push(...validateOpenAPISchema(s, index(child(path, combinator), i), ctx)));
   }
-  if (schema.items && !Array.isArray(schema.items)) errors.push(...validateOpenAPISchema(schema.items, child(path, 'items')));
+  if (schema.items && !Array.isArray(schema.items)) errors.push(...validateOpenAPISchema(schema.items, child(path, 'items'), ctx));
+  errors.push(...validateExtensions(schema, path));
+  return errors;
+}
+
+/**
+ * A version's schema as `validateCustomResourceDefinitionValidation` checks it: structural
+ * errors first (defaults only checked on a structural schema), then the OpenAPI ones.
+ */
+function validateVersionSchema(schema: JSONSchemaProps, path: string): FieldError[] {
+  const errors = schema.nullable === true ? [fieldErrors.forbidden(child(path, 'nullable'), 'nullable cannot be true at the root')] : [];
+  const structural = validateStructural(schema, path);
+  errors.push(...structural);
+  if (structural.length === 0) errors.push(...validateDefaults(schema, path));
+  errors.push(...validateOpenAPISchema(schema, path, { insideResourceMeta: false }, true));
   return errors;
 }
 
@@ -131,7 +136,7 @@ function validateVersion(crd: CustomResourceDefinition, i: number): FieldError[]
   const schema = version.schema?.openAPIV3Schema;
   if (!schema) errors.push(fieldErrors.required(schemaPath, 'schemas are required'));
   else {
-    const schemaErrors = [...validateOpenAPISchema(schema, schemaPath), ...validateStructural(schema, schemaPath, 'root')];
+    const schemaErrors = validateVersionSchema(schema, schemaPath);
     // As kube-apiserver, rules are compiled only against a valid schema, once for a schema all versions share.
     const rulesPath = ruleSchemaPath(crd.spec!.versions!, i);
     if (schemaErrors.length === 0 && (rulesPath === schemaPath || i === 0)) schemaErrors.push(...compileRules(schema, rulesPath).errors);

@@ -51,7 +51,7 @@ const DEFAULT_COLUMNS: CustomResourceColumnDefinition[] = [{ name: 'Age', type: 
  * The schema with what an embedded resource always has declared (apiVersion, kind, metadata), as
  * kube-apiserver completes it, so they are neither pruned nor unknown to clients.
  */
-function withEmbeddedTypeMeta(schema: Schema): Schema {
+export function withEmbeddedTypeMeta(schema: Schema): Schema {
   const out: Schema = { ...schema };
   if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, withEmbeddedTypeMeta(s)]));
   if (schema.items && !Array.isArray(schema.items)) out.items = withEmbeddedTypeMeta(schema.items);

@@ -54,7 +54,8 @@ describe('CustomResourceDefinition', () => {
     [
       'a schema without types',
       crontab({ versions: [{ ...v1, schema: { openAPIV3Schema: { properties: { spec: {} } } } }] }),
-      ['spec.versions[0].schema.openAPIV3Schema.type: Required value: must not be empty at the root', 'spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields'],
+      // Sorted, as kube sorts structural errors.
+      ['spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields', 'spec.versions[0].schema.openAPIV3Schema.type: Required value: must not be empty at the root'],
     ],
     ['a root that is not an object', crontab({ versions: [{ ...v1, schema: { openAPIV3Schema: { type: 'string' } } }] }), ['spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root']],
     [

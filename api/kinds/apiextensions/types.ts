@@ -23,6 +23,12 @@ export interface JSONSchemaProps {
   'x-kubernetes-preserve-unknown-fields'?: boolean;
   'x-kubernetes-embedded-resource'?: boolean;
   'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-list-type'?: string;
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-map-type'?: string;
+  nullable?: boolean;
+  required?: string[];
+  pattern?: string;
   [other: string]: unknown;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The CRD status controller: names decided against the other CRDs of the same space and group
- * (kube's naming controller), Established once accepted, and a deleted CRD released.
+ * and the shared system CRDs (kube's naming controller), Established once accepted, and a
+ * deleted CRD released.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { startControlPlane, type ControlPlane } from '../../control-plane.js';
 import { ApiError } from '../../../api/status.js';
 import { openSqliteStore } from '../../../storage/sqlite/sqlite-store.js';
 import type { Store } from '../../../storage/store.js';
-import { namesAndConditions } from './crd-status-controller.js';
+import { CrdsBySpace, namesAndConditions, rivalCrds } from './crd-status-controller.js';
 
 const crd = (plural: string, names: Partial<CustomResourceDefinitionNames> = {}, acceptedNames?: CustomResourceDefinitionNames): CustomResourceDefinition => ({
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -59,6 +60,41 @@ describe('namesAndConditions', () => {
   });
 });
 
+describe('rivalCrds', () => {
+  const SHARED = { 'arktos.futurewei.com/crd-sharing-policy': 'forced' };
+  const inSpace = (tenant: string, c: CustomResourceDefinition, labels?: Record<string, string>): CustomResourceDefinition => ({
+    ...c,
+    metadata: { ...c.metadata, tenant, ...(labels ? { labels } : {}) },
+  });
+  const indexed = (...all: CustomResourceDefinition[]): CrdsBySpace => {
+    const bySpace = new CrdsBySpace();
+    for (const c of all) bySpace.apply({ tenant: c.metadata.tenant!, namespace: '', name: c.metadata.name! }, c);
+    return bySpace;
+  };
+  const shared = accepted(inSpace('system', crd('crontabs', { shortNames: ['ct'] }), SHARED));
+  const systemOnly = accepted(inSpace('system', crd('alarms', { kind: 'Alarm', listKind: 'AlarmList' })));
+  const elsewhere = accepted(inSpace('t2', crd('timers', { kind: 'Timer', listKind: 'TimerList' })));
+
+  it('gives a tenant CRD its space’s CRDs of the group and the shared system ones, nothing else', () => {
+    const neighbour = accepted(inSpace('t1', crd('clocks', { kind: 'Clock', listKind: 'ClockList' })));
+    const mine = inSpace('t1', crd('crons', { kind: 'Cron', listKind: 'CronList' }));
+    expect(rivalCrds(indexed(shared, systemOnly, elsewhere, neighbour, mine), mine)).toEqual([neighbour, shared]);
+    // The system space's own CRDs are decided within that space.
+    expect(rivalCrds(indexed(shared, systemOnly), systemOnly)).toEqual([shared]);
+  });
+
+  it.each<[string, Partial<CustomResourceDefinitionNames>, string, string]>([
+    ['kind', { kind: 'CronTab', listKind: 'CronList' }, 'KindConflict', '"CronTab" is already in use'],
+    ['short name', { kind: 'Cron', listKind: 'CronList', shortNames: ['ct'] }, 'ShortNamesConflict', '"ct" is already in use'],
+    ['list kind', { kind: 'Cron', listKind: 'CronTabList' }, 'ListKindConflict', '"CronTabList" is already in use'],
+  ])('refuses a tenant CRD the %s of a shared system CRD, as kube words it', (_what, names, reason, message) => {
+    const mine = inSpace('t1', crd('crons', names));
+    const result = namesAndConditions(mine, rivalCrds(indexed(shared, mine), mine));
+    expect(result.namesAccepted).toEqual({ type: 'NamesAccepted', status: 'False', reason, message });
+    expect(result.established.status).toBe('False');
+  });
+});
+
 describe('crd-status controller', () => {
   const log = { info: vi.fn(), error: vi.fn() };
   const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });
@@ -99,6 +135,23 @@ describe('crd-status controller', () => {
     await eventually(async () =>
       expect(await condition('system', 'crons.stable.example.com', 'NamesAccepted')).toMatchObject({ status: 'False', reason: 'ShortNamesConflict', message: '"ct" is already in use' }),
     );
+  });
+
+  it('refuses a tenant CRD a kind a shared system CRD holds', async () => {
+    const tenants = plane.registry.lookup('', 'v1', 'tenants')!;
+    await plane.generic.create(tenants, { tenant: '' }, { apiVersion: 'v1', kind: 'Tenant', metadata: { name: 't1' } });
+    const shared = crd('gadgets', { kind: 'Gadget', listKind: 'GadgetList' });
+    shared.metadata.labels = { 'arktos.futurewei.com/crd-sharing-policy': 'forced' };
+    await plane.generic.create(crds, { tenant: 'system' }, shared);
+    await eventually(async () => expect(await condition('system', 'gadgets.stable.example.com', 'Established')).toMatchObject({ status: 'True' }));
+
+    await plane.generic.create(crds, { tenant: 't1' }, crd('widgets', { kind: 'Gadget', listKind: 'WidgetList' }));
+    await eventually(async () =>
+      expect(await condition('t1', 'widgets.stable.example.com', 'NamesAccepted')).toMatchObject({ status: 'False', reason: 'KindConflict', message: '"Gadget" is already in use' }),
+    );
+    // Once the shared CRD is gone, the tenant's takes the kind.
+    await plane.generic.delete(crds, { tenant: 'system', name: 'gadgets.stable.example.com' });
+    await eventually(async () => expect(await condition('t1', 'widgets.stable.example.com', 'NamesAccepted')).toMatchObject({ status: 'True' }));
   });
 
   it('releases a deleted CRD once it has no custom resources', async () => {

@@ -4,8 +4,9 @@
  * (`apiextensions-apiserver/pkg/controller/status/naming_controller.go`, `establish/`, `finalizer/`).
  *
  * - Names: each name a CRD asks for is accepted unless another CRD of the same group **in the same
- *   space** has accepted it already; a conflict leaves the name out of `status.acceptedNames` and
- *   sets `NamesAccepted` False with kube's reason (`PluralConflict`, `ShortNamesConflict`, ...).
+ *   space**, or a system CRD shared with every space, has accepted it already (the space serves
+ *   the shared kinds too); a conflict leaves the name out of `status.acceptedNames` and sets
+ *   `NamesAccepted` False with kube's reason (`PluralConflict`, `ShortNamesConflict`, ...).
  * - `Established` turns True once the names are accepted, and stays True. Kubernetes goes through
  *   a short `Installing` state while every API server catches up; one server needs none.
  * - A deleted CRD (Terminating, held by `customresourcecleanup.apiextensions.k8s.io`) has its
@@ -137,9 +138,18 @@ export class CrdsBySpace {
     }
   }
 
+  get(key: ObjectKey): CustomResourceDefinition | undefined {
+    return this.spaces.get(key.tenant)?.get(key.name);
+  }
+
   /** The CRDs of a space. */
   in(tenant: string): Iterable<CustomResourceDefinition> {
     return this.spaces.get(tenant)?.values() ?? [];
+  }
+
+  /** The CRDs of every space. */
+  *all(): Iterable<CustomResourceDefinition> {
+    for (const crds of this.spaces.values()) yield* crds.values();
   }
 
   /** The spaces with a CRD of this name. */
@@ -148,10 +158,16 @@ export class CrdsBySpace {
   }
 }
 
-/** The other CRDs of the space and group of `crd`. */
-function siblings(bySpace: CrdsBySpace, crd: CustomResourceDefinition): CustomResourceDefinition[] {
+/**
+ * The CRDs whose names `crd` must not take: the others of its space and group and, outside the
+ * system space, the shared system CRDs of its group (a shared one wins even its own name).
+ */
+export function rivalCrds(bySpace: CrdsBySpace, crd: CustomResourceDefinition): CustomResourceDefinition[] {
   const group = crd.spec?.group;
-  return [...bySpace.in(crd.metadata.tenant ?? '')].filter((o) => o.metadata.name !== crd.metadata.name && o.spec?.group === group);
+  const tenant = crd.metadata.tenant ?? '';
+  const own = [...bySpace.in(tenant)].filter((o) => o.metadata.name !== crd.metadata.name && o.spec?.group === group);
+  if (tenant === SYSTEM_TENANT) return own;
+  return [...own, ...[...bySpace.in(SYSTEM_TENANT)].filter((o) => isSharedCrd(o) && o.spec?.group === group)];
 }
 
 /** Deletes the custom resources of a deleted CRD in its space; answers whether none is left. */
@@ -176,7 +192,7 @@ async function releaseFinalizer(deps: CrdStatusControllerDeps, key: ObjectKey): 
 }
 
 async function updateStatus(deps: CrdStatusState, key: ObjectKey, crd: CustomResourceDefinition): Promise<void> {
-  const { acceptedNames, namesAccepted, established } = namesAndConditions(crd, siblings(deps.bySpace, crd));
+  const { acceptedNames, namesAccepted, established } = namesAndConditions(crd, rivalCrds(deps.bySpace, crd));
   const now = nowTimestamp();
   const conditions = withCondition(withCondition(crd.status?.conditions ?? [], namesAccepted, now), established, now);
   if (semanticEqual(acceptedNames, crd.status?.acceptedNames ?? {}) && semanticEqual(conditions, crd.status?.conditions ?? [])) return;
@@ -225,13 +241,17 @@ export function crdStatusController(options: CrdStatusControllerDeps): Controlle
   const deps: CrdStatusState = { ...options, bySpace: new CrdsBySpace() };
   const controller = new Controller({ name: 'crd-status', reconcile: (key) => reconcileCrd(deps, key), log: deps.log });
   deps.crds.onChange((key, obj) => {
+    const previous = deps.bySpace.get(key);
     deps.bySpace.apply(key, obj);
     servedKindsChanged(deps, key.tenant);
     if (obj) controller.enqueue(key);
-    // Names one CRD gives up or takes may change what the others of its group can have.
-    const group = (obj as CustomResourceDefinition | undefined)?.spec?.group;
-    for (const other of deps.bySpace.in(key.tenant)) {
-      if (other.metadata.name !== key.name && (group === undefined || other.spec?.group === group)) controller.enqueue({ tenant: key.tenant, namespace: '', name: other.metadata.name ?? '' });
+    // Names one CRD gives up or takes may change what the others of its group can have: in its
+    // space, and for a shared system CRD in every space.
+    const group = ((obj ?? previous) as CustomResourceDefinition | undefined)?.spec?.group;
+    const shared = (obj !== undefined && isSharedCrd(obj)) || (previous !== undefined && isSharedCrd(previous));
+    for (const other of shared ? deps.bySpace.all() : deps.bySpace.in(key.tenant)) {
+      const sameCrd = other.metadata.tenant === key.tenant && other.metadata.name === key.name;
+      if (!sameCrd && (group === undefined || other.spec?.group === group)) controller.enqueue({ tenant: other.metadata.tenant ?? key.tenant, namespace: '', name: other.metadata.name ?? '' });
     }
   });
   return controller;
