@@ -5,11 +5,15 @@
  * paging, a watch resumed across a server restart and relisted after compaction (etcd), and the
  * example controller of docs/controller-authors.md.
  */
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configMaps, isForbidden, KubeClient, namespaces, type ConfigMap, type KubeObject, type ResourceClient, type WatchEvent } from '../src/client/index.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
-import { runConfigMapSummary, SUMMARY_NAME } from './examples/config-map-summary-controller.js';
+import { dataDigest, isSummary, SUMMARY_NAME, summaryData } from './examples/config-map-summary-controller.js';
+import { REPO_ROOT, type ExitStatus } from './harness/server.js';
 import { certificateKubeconfig, createTenants, eventually, grantAndWait, userKubeconfig } from './harness/spaces.js';
 
 const events = { group: '', version: 'v1', resource: 'events' };
@@ -33,6 +37,32 @@ async function nextEvents<T extends KubeObject>(watch: AsyncGenerator<WatchEvent
     else seen.push(`${value.type} ${value.object.metadata.tenant}/${value.object.metadata.name}`);
   }
   return seen;
+}
+
+/**
+ * The example controller as a child process of this test (node itself, no shell between, so
+ * `pid` is the controller's own), from the build (`dist/e2e/examples/`).
+ */
+function startSummaryController(kubeconfig: string): { pid: number; loggedPid: () => Promise<number>; kill9: () => Promise<ExitStatus>; stop: () => Promise<ExitStatus> } {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/e2e/examples/run-config-map-summary.js'), kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<ExitStatus>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.on('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
+  const pid = child.pid!;
+  const signal = async (name: NodeJS.Signals): Promise<ExitStatus> => {
+    // The process we started, by its own pid.
+    if (child.exitCode === null && child.signalCode === null) process.kill(pid, name);
+    return exited;
+  };
+  const loggedPid = async (): Promise<number> => {
+    await eventually(`the controller to start; output:\n${output}`, async () => output.includes('"pid"') || child.exitCode !== null, 30_000);
+    return (JSON.parse(output.split('\n')[0]!) as { pid: number }).pid;
+  };
+  return { pid, loggedPid, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
 }
 
 describe('docs/controller-authors.md', () => {
@@ -203,32 +233,56 @@ describe.each(backendCases())('the tenant-aware client on the $backend backend',
       }
     });
 
-    it('runs the example controller: a per-space summary of ConfigMaps, right after changes and after a restart', async () => {
-      const summaryIsRight = async (tenant: string): Promise<boolean> => {
-        const space = admin.space(tenant).resource(configMaps);
-        const { items } = await space.listAll();
-        const count = items.filter((cm) => cm.metadata.name !== SUMMARY_NAME).length;
-        const summary = items.find((cm) => cm.metadata.name === SUMMARY_NAME && cm.metadata.namespace === 'default');
-        return summary?.data?.count === String(count);
+    it('runs the example controller as a process of its own over 100 spaces: right after creates, updates and deletes, and after a kill -9 and a restart', async () => {
+      const spaces = Array.from({ length: 100 }, (_, i) => `many-${i}`);
+      // Together, in batches: each space is ready in well under a second, one at a time would take minutes.
+      for (let i = 0; i < spaces.length; i += 25) await createTenants(cluster, ...spaces.slice(i, i + 25));
+      const inDefault = (tenant: string) => admin.space(tenant).namespace('default').resource(configMaps);
+      const inBatches = async (work: (tenant: string, index: number) => Promise<unknown>): Promise<void> => {
+        for (let i = 0; i < spaces.length; i += 25) await Promise.all(spaces.slice(i, i + 25).map((tenant, j) => work(tenant, i + j)));
       };
-      const allRight = async () => (await Promise.all(['system', 't1', 't2'].map(summaryIsRight))).every(Boolean);
+      const wrongSummaries = async (): Promise<string[]> => {
+        const { items } = await admin.allSpaces().resource(configMaps).listAll();
+        const digests = new Map<string, Map<string, string>>(spaces.map((tenant) => [tenant, new Map()]));
+        const summaries = new Map<string, ConfigMap>();
+        for (const cm of items) {
+          const tenant = cm.metadata.tenant!;
+          if (isSummary(cm)) summaries.set(tenant, cm);
+          else digests.set(tenant, (digests.get(tenant) ?? new Map()).set(`${cm.metadata.namespace}/${cm.metadata.name}`, dataDigest(cm)));
+        }
+        return [...digests].filter(([tenant, byKey]) => !isDeepStrictEqual(summaries.get(tenant)?.data, summaryData(byKey))).map(([tenant]) => tenant);
+      };
+      const converged = async (what: string): Promise<void> => {
+        let wrong: string[] = [];
+        await eventually(`${what} (wrong: ${wrong.slice(0, 5).join(' ')})`, async () => (wrong = await wrongSummaries()).length === 0, 60_000);
+      };
 
-      let stop = new AbortController();
-      let running = runConfigMapSummary(admin, stop.signal);
-      await admin.space('t1').namespace('default').resource(configMaps).create(configMap('counted-1'));
-      await admin.space('t2').namespace('default').resource(configMaps).create(configMap('counted-1'));
-      await eventually('every space summarised', allRight);
-      await admin.space('t1').namespace('default').resource(configMaps).delete('counted-1');
-      await eventually('the delete summarised', allRight);
+      // The same names in every space, different data in each.
+      let controller = startSummaryController(cluster.server.adminKubeconfig);
+      expect(await controller.loggedPid()).toBe(controller.pid);
+      await inBatches((tenant, i) => inDefault(tenant).create(configMap('same', { n: String(i) })));
+      await inBatches((tenant) => inDefault(tenant).create(configMap('other', { n: '0' })));
+      await converged('every space summarised after creates');
+      const before = (await inDefault('many-7').get(SUMMARY_NAME)).data!;
+      await inBatches((tenant, i) => inDefault(tenant).patch('same', 'merge', { data: { n: String(i * 2), extra: 'yes' } }));
+      await converged('every space summarised after updates');
+      const after = (await inDefault('many-7').get(SUMMARY_NAME)).data!;
+      expect(after.count).toBe(before.count);
+      expect(after.digest).not.toBe(before.digest);
 
-      stop.abort();
-      await running;
-      await admin.space('t2').namespace('default').resource(configMaps).delete('counted-1');
-      stop = new AbortController();
-      running = runConfigMapSummary(admin, stop.signal);
-      await eventually('the restarted controller to converge', allRight);
-      stop.abort();
-      await running;
-    });
+      // Killed mid-way through a round of changes; more changes while it is down; then restarted.
+      const changes = inBatches(async (tenant, i) => {
+        if (i % 3 === 0) await inDefault(tenant).delete('other');
+        else await inDefault(tenant).patch('other', 'merge', { data: { n: String(i) } });
+      });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await controller.kill9()).toEqual({ code: null, signal: 'SIGKILL' });
+      await changes;
+      await inBatches((tenant, i) => (i % 2 === 0 ? inDefault(tenant).create(configMap('while-down', { n: String(i) })) : Promise.resolve()));
+      expect((await wrongSummaries()).length).toBeGreaterThan(0);
+      controller = startSummaryController(cluster.server.adminKubeconfig);
+      await converged('the restarted controller to converge');
+      expect(await controller.stop()).toEqual({ code: 0, signal: null });
+    }, 240_000);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * The controller manager as processes of their own (`kube-spaces controllers`) against
  * `serve --controllers=false`, on both backends: two managers started together, exactly one acts
- * and the Lease names it; the namespace, service-account and aggregation controllers work from
- * there, the manager as system:kube-controller-manager (least privilege) and each controller as
+ * and the Lease names it; the namespace, service-account, aggregation and tenant controllers work
+ * from there (a deleted Tenant finalized and gone with its whole space), the manager as system:kube-controller-manager (least privilege) and each controller as
  * its own user by impersonation; kill -9 of the leader and the other takes over once the lease has
  * expired on its own clock; SIGTERM releases the lease.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
-import { configMaps, isNotFound, KubeClient, leases, namespaces, serviceAccounts, type Lease } from '../src/client/index.js';
+import { configMaps, isNotFound, KubeClient, leases, namespaces, serviceAccounts, tenants, type KubeObject, type Lease, type ResourceClient } from '../src/client/index.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { startControllerManager, type ControllerManagerProcess } from './harness/controller-manager.js';
 import { certificateKubeconfig } from './harness/spaces.js';
@@ -99,6 +99,38 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
       expect(tookOver).toBeLessThan(TAKEOVER_LIMIT_MS);
       expect((await lease()).spec).toMatchObject({ holderIdentity: standbyIdentity, leaseTransitions: 1 });
       await expectControllersWork('managed-2');
+    });
+
+    it('finalizes a deleted Tenant: its namespaces and objects removed, then the Tenant gone', async () => {
+      const tenant = 'doomed';
+      /** What is left of the space, read across every space (the space itself refuses once its Tenant is gone). */
+      const leftOf = async (across: ResourceClient<KubeObject>): Promise<string[]> =>
+        (await across.listAll()).items.filter((o) => o.metadata.tenant === tenant).map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`);
+      const ownNamespaces = () => leftOf(admin.allSpaces().resource(namespaces));
+      const ownConfigMaps = () => leftOf(admin.allSpaces().resource(configMaps));
+      const ownClusterRoles = () => leftOf(admin.allSpaces().resource(clusterRoles));
+
+      await admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name: tenant } });
+      await vi.waitFor(async () => expect((await admin.resource(tenants).get(tenant)).status?.phase).toBe('Active'), { timeout: 15_000, interval: 100 });
+      const space = admin.space(tenant);
+      await space.resource(namespaces).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'app' } });
+      await space.namespace('app').resource(configMaps).create({ metadata: { name: 'content' } });
+      await space.namespace('default').resource(configMaps).create({ metadata: { name: 'content' } });
+      await space.resource(clusterRoles).create({ metadata: { name: 'own-role' }, rules: [] });
+      expect((await admin.resource(tenants).get(tenant)).spec?.finalizers).toContain('kubernetes');
+      expect(await ownNamespaces()).toEqual(expect.arrayContaining(['/app', '/default']));
+      expect(await ownConfigMaps()).toEqual(expect.arrayContaining(['app/content', 'default/content']));
+      expect(await ownClusterRoles()).toEqual(expect.arrayContaining(['/own-role']));
+
+      await admin.resource(tenants).delete(tenant);
+      // Only the tenant controller, in the acting manager, releases the finalizer.
+      await vi.waitFor(
+        async () => expect(await admin.resource(tenants).get(tenant).then(() => 'present', (err: unknown) => (isNotFound(err) ? 'gone' : err))).toBe('gone'),
+        { timeout: 30_000, interval: 200 },
+      );
+      expect(await ownNamespaces()).toEqual([]);
+      expect(await ownConfigMaps()).toEqual([]);
+      expect(await ownClusterRoles()).toEqual([]);
     });
 
     it('releases the lease on SIGTERM', async () => {
