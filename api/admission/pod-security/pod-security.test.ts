@@ -25,8 +25,9 @@ const hardened = (): CheckedPodSpec => ({
 const plain = (): CheckedPodSpec => ({ containers: [{ name: 'c' }] });
 const privileged = (): CheckedPodSpec => ({ containers: [{ name: 'c', securityContext: { privileged: true } }] });
 
-function pod(name: string, namespace: string, spec: CheckedPodSpec & Record<string, unknown>, extra: Partial<KubeObject['metadata']> = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, ...extra }, spec } as KubeObject;
+/** A pod; its spec as the checks read it, plus whatever else a test sets (an image, a node, a runtime class). */
+function pod(name: string, namespace: string, spec: CheckedPodSpec | Record<string, unknown>): KubeObject {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec } as KubeObject;
 }
 
 function deployment(namespace: string, spec: CheckedPodSpec): KubeObject {
@@ -74,7 +75,8 @@ function attrs(tenant: string, object: KubeObject, def: ResourceDefinition, more
 
 const podAttrs = (tenant: string, object: KubeObject, more?: Partial<AdmissionAttributes>) => attrs(tenant, object, pods as ResourceDefinition, more);
 
-async function refusal(admit: Promise<void>): Promise<ApiError> {
+/** The ApiError the admission (a plugin's `admit` result) ends in. */
+async function refusal(admit: unknown): Promise<ApiError> {
   try {
     await admit;
   } catch (err) {
@@ -223,8 +225,9 @@ describe('PodSecurity admission', () => {
     const world: World = { namespaces: { t1: { locked: { 'pod-security.kubernetes.io/enforce': 'baseline' } } } };
 
     it('checks an update that changes an image', async () => {
-      const old = pod('p', 'locked', { containers: [{ name: 'c', image: 'a', securityContext: { privileged: true } }] } as CheckedPodSpec);
-      const updated = pod('p', 'locked', { containers: [{ name: 'c', image: 'b', securityContext: { privileged: true } }] } as CheckedPodSpec);
+      const withImage = (image: string) => pod('p', 'locked', { containers: [{ name: 'c', image, securityContext: { privileged: true } }] });
+      const old = withImage('a');
+      const updated = withImage('b');
       await refusal(plugin(world).admit(podAttrs('t1', updated, { operation: 'update', old })));
     });
 
