@@ -312,6 +312,24 @@ describe('PodSecurity admission', () => {
       expect(relaxed.warnings).toEqual([]);
     });
 
+    it('checks at most 3,000 existing pods, one of each controller first, and says so', async () => {
+      const owned = (i: number) => {
+        const p = pod(`r-${String(i).padStart(4, '0')}`, 'big', privileged());
+        p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', controller: true }];
+        return p;
+      };
+      // The standalone pods come last in the listing, after 3,000 replicas of one controller.
+      const listed = [...Array.from({ length: 3000 }, (_, i) => owned(i)), pod('x', 'big', plain()), pod('y', 'big', { hostNetwork: true })];
+      const a = nsAttrs('t1', namespace('big', { 'pod-security.kubernetes.io/enforce': 'baseline' }), { operation: 'update', old: namespace('big') });
+      await plugin({ namespaces: {}, pods: { 't1/big': listed } }).admit(a);
+      expect(a.warnings).toEqual([
+        'new PodSecurity enforce level only checked against the first 3000 of 3002 existing pods',
+        'existing pods in namespace "big" violate the new PodSecurity enforce level "baseline:latest"',
+        'r-0000 (and 2997 other pods): privileged',
+        'y: host namespaces',
+      ]);
+    });
+
     it('never looks at another space\'s pods of a same-named namespace', async () => {
       const world: World = { namespaces: {}, pods: { 't2/shop': [pod('a', 'shop', privileged())] } };
       const a = nsAttrs('t1', namespace('shop', { 'pod-security.kubernetes.io/enforce': 'baseline' }), { operation: 'update', old: namespace('shop') });
