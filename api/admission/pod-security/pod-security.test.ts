@@ -145,6 +145,20 @@ describe('PodSecurity admission', () => {
       expect(a.warnings).toEqual([]);
     });
 
+    it('annotates labels it cannot parse, failing open for warn and audit', async () => {
+      // A namespace labelled before PodSecurity checked its labels.
+      const p = plugin({ namespaces: { t1: { odd: { 'pod-security.kubernetes.io/warn': 'loud', 'pod-security.kubernetes.io/audit-version': 'v2' } } } });
+      const a = podAttrs('t1', pod('p', 'odd', privileged()));
+      await p.admit(a);
+      expect(a.warnings).toEqual([]);
+      expect(annotations(a)).toEqual({
+        error:
+          'Failed to parse policy: [metadata.labels[pod-security.kubernetes.io/audit-version]: Invalid value: "v2": must be "latest" or "v1.x", ' +
+          'metadata.labels[pod-security.kubernetes.io/warn]: Invalid value: "loud": must be one of privileged, baseline, restricted]',
+        'enforce-policy': 'privileged:latest',
+      });
+    });
+
     it('checks nothing on delete', async () => {
       const p = plugin({ namespaces: { t1: { locked: { 'pod-security.kubernetes.io/enforce': 'restricted' } } } });
       const a = podAttrs('t1', pod('p', 'locked', privileged()), { operation: 'delete' });
@@ -285,10 +299,10 @@ describe('PodSecurity admission', () => {
   describe('namespaces', () => {
     const nsAttrs = (tenant: string, object: KubeObject, more?: Partial<AdmissionAttributes>) => attrs(tenant, object, namespaces as ResourceDefinition, more);
 
-    it('refuses an unknown level with 422', async () => {
+    it('refuses an unknown level with 422, in upstream\'s words (field.Invalid)', async () => {
       const err = await refusal(plugin({ namespaces: {} }).admit(nsAttrs('t1', namespace('n', { 'pod-security.kubernetes.io/enforce': 'strict' }))));
       expect(err.code).toBe(422);
-      expect(err.message).toBe('Namespace "n" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Unsupported value: "strict": supported values: "privileged", "baseline", "restricted"');
+      expect(err.message).toBe('Namespace "n" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
     });
 
     it('validates labels whoever writes them, exempt users too', async () => {

@@ -90,14 +90,14 @@ function policyOf(labels: Record<string, string> | undefined): { policy: Policy;
       else {
         // An unknown enforce level is the most restrictive one; audit and warn fail open.
         level = mode === 'enforce' ? 'restricted' : 'privileged';
-        errors.push(fieldErrors.notSupported(`metadata.labels[${levelKey}]`, levelValue, LEVELS));
+        errors.push(fieldErrors.invalid(`metadata.labels[${levelKey}]`, levelValue, `must be one of ${LEVELS.join(', ')}`));
       }
     }
     let version: PolicyVersion = 'latest';
     if (versionValue !== undefined && versionValue !== 'latest') {
       const match = /^v1\.(0|[1-9][0-9]*)$/.exec(versionValue);
       if (match) version = { minor: Number(match[1]) };
-      else errors.push(fieldErrors.invalid(`metadata.labels[${versionKey}]`, versionValue, "must be 'latest' or 'v1.x'"));
+      else errors.push(fieldErrors.invalid(`metadata.labels[${versionKey}]`, versionValue, 'must be "latest" or "v1.x"'));
     }
     return { level, version };
   };
