@@ -195,7 +195,7 @@ describe.each(backendCases(kubectlPath !== undefined))('quota, limit ranges and 
       ]);
       const bad = await run(['label', 'ns', 'watched', 'pod-security.kubernetes.io/enforce=strict', '--overwrite']);
       expect(bad.stderr.trim()).toBe(
-        'The Namespace "watched" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Unsupported value: "strict": supported values: "privileged", "baseline", "restricted"',
+        'The Namespace "watched" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted',
       );
     });
   });

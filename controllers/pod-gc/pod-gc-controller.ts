@@ -56,7 +56,13 @@ export function terminatedPodsToDelete(spacePods: readonly Pod[], threshold: num
 export class MissingNodes {
   private readonly since = new Map<string, number>();
 
-  constructor(private readonly deps: Pick<PodGcDeps, 'client' | 'nodes' | 'orphanQuarantineMs'>) {}
+  constructor(private readonly deps: Pick<PodGcDeps, 'client' | 'nodes' | 'orphanQuarantineMs'>) {
+    // A node seen again ends its quarantine, whether or not a pod of it was looked at meanwhile:
+    // else, gone a second time, it would count from its first absence and its pods go at once.
+    deps.nodes.onChange((key, node) => {
+      if (node) this.since.delete(key.name);
+    });
+  }
 
   /** 'present', 'gone', or how many ms of quarantine are left. */
   async check(name: string, now: number, confirmed: Map<string, boolean>): Promise<'present' | 'gone' | number> {

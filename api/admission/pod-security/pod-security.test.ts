@@ -25,8 +25,9 @@ const hardened = (): CheckedPodSpec => ({
 const plain = (): CheckedPodSpec => ({ containers: [{ name: 'c' }] });
 const privileged = (): CheckedPodSpec => ({ containers: [{ name: 'c', securityContext: { privileged: true } }] });
 
-function pod(name: string, namespace: string, spec: CheckedPodSpec & Record<string, unknown>, extra: Partial<KubeObject['metadata']> = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, ...extra }, spec } as KubeObject;
+/** A pod; its spec as the checks read it, plus whatever else a test sets (an image, a node, a runtime class). */
+function pod(name: string, namespace: string, spec: CheckedPodSpec | Record<string, unknown>): KubeObject {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec } as KubeObject;
 }
 
 function deployment(namespace: string, spec: CheckedPodSpec): KubeObject {
@@ -74,7 +75,8 @@ function attrs(tenant: string, object: KubeObject, def: ResourceDefinition, more
 
 const podAttrs = (tenant: string, object: KubeObject, more?: Partial<AdmissionAttributes>) => attrs(tenant, object, pods as ResourceDefinition, more);
 
-async function refusal(admit: Promise<void>): Promise<ApiError> {
+/** The ApiError the admission (a plugin's `admit` result) ends in. */
+async function refusal(admit: unknown): Promise<ApiError> {
   try {
     await admit;
   } catch (err) {
@@ -141,6 +143,20 @@ describe('PodSecurity admission', () => {
       await p.admit(a);
       expect(annotations(a)).toEqual({ 'enforce-policy': 'privileged:latest' });
       expect(a.warnings).toEqual([]);
+    });
+
+    it('annotates labels it cannot parse, failing open for warn and audit', async () => {
+      // A namespace labelled before PodSecurity checked its labels.
+      const p = plugin({ namespaces: { t1: { odd: { 'pod-security.kubernetes.io/warn': 'loud', 'pod-security.kubernetes.io/audit-version': 'v2' } } } });
+      const a = podAttrs('t1', pod('p', 'odd', privileged()));
+      await p.admit(a);
+      expect(a.warnings).toEqual([]);
+      expect(annotations(a)).toEqual({
+        error:
+          'Failed to parse policy: [metadata.labels[pod-security.kubernetes.io/audit-version]: Invalid value: "v2": must be "latest" or "v1.x", ' +
+          'metadata.labels[pod-security.kubernetes.io/warn]: Invalid value: "loud": must be one of privileged, baseline, restricted]',
+        'enforce-policy': 'privileged:latest',
+      });
     });
 
     it('checks nothing on delete', async () => {
@@ -223,8 +239,9 @@ describe('PodSecurity admission', () => {
     const world: World = { namespaces: { t1: { locked: { 'pod-security.kubernetes.io/enforce': 'baseline' } } } };
 
     it('checks an update that changes an image', async () => {
-      const old = pod('p', 'locked', { containers: [{ name: 'c', image: 'a', securityContext: { privileged: true } }] } as CheckedPodSpec);
-      const updated = pod('p', 'locked', { containers: [{ name: 'c', image: 'b', securityContext: { privileged: true } }] } as CheckedPodSpec);
+      const withImage = (image: string) => pod('p', 'locked', { containers: [{ name: 'c', image, securityContext: { privileged: true } }] });
+      const old = withImage('a');
+      const updated = withImage('b');
       await refusal(plugin(world).admit(podAttrs('t1', updated, { operation: 'update', old })));
     });
 
@@ -282,10 +299,10 @@ describe('PodSecurity admission', () => {
   describe('namespaces', () => {
     const nsAttrs = (tenant: string, object: KubeObject, more?: Partial<AdmissionAttributes>) => attrs(tenant, object, namespaces as ResourceDefinition, more);
 
-    it('refuses an unknown level with 422', async () => {
+    it('refuses an unknown level with 422, in upstream\'s words (field.Invalid)', async () => {
       const err = await refusal(plugin({ namespaces: {} }).admit(nsAttrs('t1', namespace('n', { 'pod-security.kubernetes.io/enforce': 'strict' }))));
       expect(err.code).toBe(422);
-      expect(err.message).toBe('Namespace "n" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Unsupported value: "strict": supported values: "privileged", "baseline", "restricted"');
+      expect(err.message).toBe('Namespace "n" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
     });
 
     it('validates labels whoever writes them, exempt users too', async () => {
@@ -307,6 +324,24 @@ describe('PodSecurity admission', () => {
       });
       await plugin(world).admit(relaxed);
       expect(relaxed.warnings).toEqual([]);
+    });
+
+    it('checks at most 3,000 existing pods, one of each controller first, and says so', async () => {
+      const owned = (i: number) => {
+        const p = pod(`r-${String(i).padStart(4, '0')}`, 'big', privileged());
+        p.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', controller: true }];
+        return p;
+      };
+      // The standalone pods come last in the listing, after 3,000 replicas of one controller.
+      const listed = [...Array.from({ length: 3000 }, (_, i) => owned(i)), pod('x', 'big', plain()), pod('y', 'big', { hostNetwork: true })];
+      const a = nsAttrs('t1', namespace('big', { 'pod-security.kubernetes.io/enforce': 'baseline' }), { operation: 'update', old: namespace('big') });
+      await plugin({ namespaces: {}, pods: { 't1/big': listed } }).admit(a);
+      expect(a.warnings).toEqual([
+        'new PodSecurity enforce level only checked against the first 3000 of 3002 existing pods',
+        'existing pods in namespace "big" violate the new PodSecurity enforce level "baseline:latest"',
+        'r-0000 (and 2997 other pods): privileged',
+        'y: host namespaces',
+      ]);
     });
 
     it('never looks at another space\'s pods of a same-named namespace', async () => {

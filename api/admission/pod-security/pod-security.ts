@@ -12,7 +12,8 @@
  *   (warnings and audit annotations only), as upstream; an enforce level set without a warn level
  *   warns at the enforce level (kube 1.26).
  * - Namespaces: invalid labels are 422; a stricter enforce level warns about existing pods that
- *   violate it; an exempt namespace given a policy warns that it will be ignored.
+ *   violate it (at most 3,000 checked, one of each controller first); an exempt namespace given a
+ *   policy warns that it will be ignored.
  * Exemptions (users, runtime classes, namespaces) are space-qualified (`t1/ci-bot`, `t1/legacy`),
  * since a bare name would exempt it in every space; by default only the system space's
  * `kube-system` is exempt. An exempted request's audit event says why:
@@ -89,14 +90,14 @@ function policyOf(labels: Record<string, string> | undefined): { policy: Policy;
       else {
         // An unknown enforce level is the most restrictive one; audit and warn fail open.
         level = mode === 'enforce' ? 'restricted' : 'privileged';
-        errors.push(fieldErrors.notSupported(`metadata.labels[${levelKey}]`, levelValue, LEVELS));
+        errors.push(fieldErrors.invalid(`metadata.labels[${levelKey}]`, levelValue, `must be one of ${LEVELS.join(', ')}`));
       }
     }
     let version: PolicyVersion = 'latest';
     if (versionValue !== undefined && versionValue !== 'latest') {
       const match = /^v1\.(0|[1-9][0-9]*)$/.exec(versionValue);
       if (match) version = { minor: Number(match[1]) };
-      else errors.push(fieldErrors.invalid(`metadata.labels[${versionKey}]`, versionValue, "must be 'latest' or 'v1.x'"));
+      else errors.push(fieldErrors.invalid(`metadata.labels[${versionKey}]`, versionValue, 'must be "latest" or "v1.x"'));
     }
     return { level, version };
   };
@@ -159,6 +160,30 @@ function significantPodUpdate(pod: KubeObject, old: KubeObject): boolean {
     const o = oldEphemeral.find((e) => e.name === c.name);
     return o === undefined || changed(c, o);
   });
+}
+
+/** Upstream's bound on the existing pods a namespace's new enforce level is checked against. */
+const MAX_PODS_TO_CHECK = 3000;
+
+/**
+ * The pods to check against a new enforce level, as upstream's prioritizePods: one pod of each
+ * controller (and every pod without one) first, its controller's other pods after, since they
+ * most likely share its template and its verdict.
+ */
+function prioritizedPods(candidates: KubeObject[]): KubeObject[] {
+  const first: KubeObject[] = [];
+  const replicas: KubeObject[] = [];
+  const seen = new Set<string>();
+  for (const pod of candidates) {
+    const controller = pod.metadata.ownerReferences?.find((ref) => ref.controller === true);
+    if (!controller) first.push(pod);
+    else if (seen.has(controller.uid)) replicas.push(pod);
+    else {
+      seen.add(controller.uid);
+      first.push(pod);
+    }
+  }
+  return [...first, ...replicas];
 }
 
 /** What exempted a request, upstream's `pod-security.kubernetes.io/exempt` audit annotation. */
@@ -281,11 +306,11 @@ export function podSecurityAdmission(deps: PodSecurityDeps): AdmissionPlugin {
       if (warning) attrs.warnings?.push(warning);
       return;
     }
+    const candidates = prioritizedPods(deps.podsIn(attrs.tenant, name).filter((pod) => !exemptRuntimeClass((pod.spec ?? {}) as { runtimeClassName?: string })));
+    const checked = candidates.slice(0, MAX_PODS_TO_CHECK);
     const byReason = new Map<string, { first: string; count: number }>();
-    for (const pod of deps.podsIn(attrs.tenant, name)) {
-      const spec = (pod.spec ?? {}) as CheckedPodSpec & { runtimeClassName?: string };
-      if (exemptRuntimeClass(spec)) continue;
-      const violations = evaluatePod(enforce, pod.metadata, spec);
+    for (const pod of checked) {
+      const violations = evaluatePod(enforce, pod.metadata, (pod.spec ?? {}) as CheckedPodSpec);
       if (violations.length === 0) continue;
       const reason = forbiddenReason(violations);
       const podName = pod.metadata.name ?? '';
@@ -293,6 +318,7 @@ export function podSecurityAdmission(deps: PodSecurityDeps): AdmissionPlugin {
       if (!seen) byReason.set(reason, { first: podName, count: 1 });
       else byReason.set(reason, { first: podName < seen.first ? podName : seen.first, count: seen.count + 1 });
     }
+    if (checked.length < candidates.length) attrs.warnings?.push(`new PodSecurity enforce level only checked against the first ${checked.length} of ${candidates.length} existing pods`);
     if (byReason.size === 0) return;
     attrs.warnings?.push(`existing pods in namespace ${JSON.stringify(name)} violate the new PodSecurity enforce level ${JSON.stringify(levelVersionText(enforce))}`);
     const podWarnings = [...byReason].map(([reason, { first, count }]) => {
