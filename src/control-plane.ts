@@ -288,7 +288,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
 
   const controllers: Controller[] = [
     kubernetesService.controller,
-    crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
+    crdStatusController({ generic, crds, crdDef, registry, log: options.log, onKindsRetired: (defs) => defs.forEach((def) => watchCaches.retire(def)) }),
     policyStatusController({ generic, policies: policyInformers.validating, policyDef: kind('admissionregistration.k8s.io', 'validatingadmissionpolicies'), registry, log: options.log }),
   ];
   const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), ttlMs: options.eventTtlMs, log: options.log });

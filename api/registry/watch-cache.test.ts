@@ -80,6 +80,27 @@ describe('WatchCaches', () => {
     expect(all.lines()).toEqual(['ADDED t1/before', 'ADDED t10/other-before', 'ADDED t1/after', 'ADDED t10/other-after']);
   });
 
+  it('retires a kind served no more: its watches end, its cache goes, and later reads go to storage without a new cache', async () => {
+    const watchSpy = vi.spyOn(store, 'watch');
+    await create('t1', cm('a'));
+    const watcher = recorder();
+    await caches.startWatch(configMaps, { tenant: 't1' }, {}, watcher.sink);
+    expect(caches.stats().map((s) => s.def)).toEqual([configMaps]);
+    caches.retire(configMaps);
+    await eventually(() => expect(watcher.ended()).toBe(true));
+    expect(watcher.lines()).toEqual(['ADDED t1/a']);
+    expect(caches.stats()).toEqual([]);
+    expect((await caches.list(configMaps, { tenant: 't1' }, {})).items.map((o) => o.metadata.name)).toEqual(['a']);
+    expect((await caches.get(configMaps, { tenant: 't1', namespace: 'ns', name: 'a' }))?.metadata.name).toBe('a');
+    expect(await caches.get(configMaps, { tenant: 't1', namespace: 'ns', name: 'gone' })).toBeUndefined();
+    const late = recorder();
+    const handle = await caches.startWatch(configMaps, { tenant: 't1' }, {}, late.sink);
+    handle.stop();
+    expect(caches.stats()).toEqual([]);
+    // One storage watch for the cache, one for the late watch served by storage.
+    expect(watchSpy).toHaveBeenCalledTimes(2);
+  });
+
   it('turns updates into ADDED, MODIFIED and DELETED as objects enter and leave a selector, like a storage watch', async () => {
     await create('t1', cm('a', { app: 'x' }));
     const query: WatchQuery = { labelSelector: parseLabelSelector('app=web') };

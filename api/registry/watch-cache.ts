@@ -162,6 +162,13 @@ class CacheWatcher {
     this.stopped = true;
     this.sink.end();
   }
+
+  /** Ends the watch without an error: the client watches again. */
+  end(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.sink.end();
+  }
 }
 
 function deepFreeze<T>(value: T): T {
@@ -379,6 +386,18 @@ class KindCache {
     this.watchers.clear();
   }
 
+  /**
+   * The kind is served no more: the storage watch closes and every watch ends, as kube-apiserver
+   * ends the watches of a CRD whose storage it replaces; clients watch again.
+   */
+  retire(): void {
+    this.failed = true;
+    this.handle?.close();
+    this.releaseReaders();
+    for (const watcher of this.watchers) watcher.end();
+    this.watchers.clear();
+  }
+
   /** The objects of a collection that meet its selectors, in key order, as of the cache's revision. */
   state(scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): KubeObject[] {
     return this.selection(scope, query).map(([, obj]) => obj);
@@ -444,6 +463,8 @@ export class WatchCaches {
   /** The caches that have loaded, for `stats()`. */
   private readonly loaded = new Map<ResourceDefinition, KindCache>();
   private stopped = false;
+  /** Kinds no longer served (a CRD's compiled kinds no CRD uses): a late request for one reads storage, never starting a cache again. */
+  private readonly retired = new WeakSet<ResourceDefinition>();
   private readonly currentRevision: CurrentRevision;
   private readonly bookmarkTimer: NodeJS.Timeout;
 
@@ -487,7 +508,7 @@ export class WatchCaches {
    */
   async startWatch(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, sink: WatchSink): Promise<ActiveWatch> {
     checkWatchQuery(query);
-    if (this.stopped) return startStoreWatch(this.generic, this.store, def, scope, query, sink);
+    if (this.stopped || this.retired.has(def)) return startStoreWatch(this.generic, this.store, def, scope, query, sink);
     const cache = await this.cacheFor(def);
     const initial = wantsInitialEvents(query);
     const rv = Number(query.resourceVersion || '0');
@@ -505,6 +526,7 @@ export class WatchCaches {
    * the cache's revision, whole. For the server's own readers (admission, controllers).
    */
   async list(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): Promise<ListResult> {
+    if (this.retired.has(def)) return this.generic.list(def, scope, query);
     const cache = await this.cacheFor(def);
     return cache.page(scope, query, 0);
   }
@@ -541,7 +563,7 @@ export class WatchCaches {
    * "0": as it is); undefined when storage answers, which also reports any error of the store.
    */
   private async cacheServing(def: ResourceDefinition, resourceVersion: string | undefined): Promise<KindCache | undefined> {
-    if (this.stopped || (resourceVersion && resourceVersion !== '0')) return undefined;
+    if (this.stopped || this.retired.has(def) || (resourceVersion && resourceVersion !== '0')) return undefined;
     // Without ordered progress the cache cannot know it has every write up to a revision.
     if (!resourceVersion && !this.store.orderedProgress) return undefined;
     try {
@@ -558,8 +580,26 @@ export class WatchCaches {
    * for admission, which must not add a storage read to every request.
    */
   async get(def: ResourceDefinition, loc: ObjectLocation): Promise<KubeObject | undefined> {
+    if (this.retired.has(def)) {
+      return this.generic.get(def, loc).catch((err: unknown) => {
+        if (err instanceof ApiError && err.reason === 'NotFound') return undefined;
+        throw err;
+      });
+    }
     const cache = await this.cacheFor(def);
     return cache.get(this.generic.key(def, loc));
+  }
+
+  /** Drops the cache of a kind served no more, ending its watches (see `retired`). */
+  retire(def: ResourceDefinition): void {
+    this.retired.add(def);
+    const loading = this.caches.get(def);
+    this.caches.delete(def);
+    this.loaded.delete(def);
+    void loading?.then(
+      (cache) => cache.retire(),
+      () => undefined,
+    );
   }
 
   /** Each loaded cache's size and revision, for the server's metrics. */

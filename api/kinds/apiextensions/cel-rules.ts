@@ -258,22 +258,47 @@ export function ruleSchemaPath(versions: CustomResourceDefinitionVersion[], i: n
   return shared ? 'spec.validation.openAPIV3Schema' : `spec.versions[${i}].schema.openAPIV3Schema`;
 }
 
-const cache = new Map<string, CompiledRules>();
+/** Compiled rules the served kinds hold, with how many hold them. */
+const cache = new Map<string, { rules: CompiledRules; holders: number }>();
+
+const cacheKeyOf = (schema: JSONSchemaProps, path: string): string => `${path}\n${JSON.stringify(schema)}`;
+
+function compile(schema: JSONSchemaProps, path: string): CompiledRules {
+  const compiler = new RuleCompiler();
+  const root = compiler.node(schema, schemaType(schema, true), path, 1, undefined);
+  return { ...(root ? { root } : {}), errors: [...compiler.errors, ...compiler.totalErrors(path)] };
+}
 
 /**
  * The rules of a version's schema compiled, with the errors kube-apiserver reports for them at
- * `path` (the schema's path in the CRD). Identical schemas share one compilation.
+ * `path` (the schema's path in the CRD): the served kinds' compilation when one holds it, else a
+ * fresh one that is not kept (validating a CRD nobody serves must not grow the cache).
  */
 export function compileRules(schema: JSONSchemaProps, path: string): CompiledRules {
-  const cacheKey = `${path}\n${JSON.stringify(schema)}`;
-  let compiled = cache.get(cacheKey);
-  if (!compiled) {
-    const compiler = new RuleCompiler();
-    const root = compiler.node(schema, schemaType(schema, true), path, 1, undefined);
-    compiled = { ...(root ? { root } : {}), errors: [...compiler.errors, ...compiler.totalErrors(path)] };
-    cache.set(cacheKey, compiled);
-  }
-  return compiled;
+  return cache.get(cacheKeyOf(schema, path))?.rules ?? compile(schema, path);
+}
+
+/**
+ * The rules for a served kind, shared by every kind holding the same schema at the same path
+ * until each has called `releaseRules`.
+ */
+export function retainRules(schema: JSONSchemaProps, path: string): CompiledRules {
+  const cacheKey = cacheKeyOf(schema, path);
+  let entry = cache.get(cacheKey);
+  if (!entry) cache.set(cacheKey, (entry = { rules: compile(schema, path), holders: 0 }));
+  entry.holders += 1;
+  return entry.rules;
+}
+
+export function releaseRules(schema: JSONSchemaProps, path: string): void {
+  const cacheKey = cacheKeyOf(schema, path);
+  const entry = cache.get(cacheKey);
+  if (entry && --entry.holders <= 0) cache.delete(cacheKey);
+}
+
+/** How many compiled rule sets are held (for tests). */
+export function heldRuleSets(): number {
+  return cache.size;
 }
 
 /** The root of a custom resource as kube-apiserver names it in field errors. */

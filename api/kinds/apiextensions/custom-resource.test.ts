@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { NOW } from '../apps/testing.js';
-import { customResourceKinds, defaultDeprecationWarning, simpleJsonPath } from './custom-resource.js';
-
-const customResourceKind = (c: CustomResourceDefinition) => customResourceKinds(c)[0];
+import type { ResourceDefinition } from '../../registry/resource-definition.js';
+import { heldRuleSets } from './cel-rules.js';
+import { CustomResourceKinds, defaultDeprecationWarning, simpleJsonPath } from './custom-resource.js';
 import type { CustomResourceDefinition } from './types.js';
+
+const shared = new CustomResourceKinds();
+const customResourceKinds = (c: CustomResourceDefinition) => shared.of(c);
+const customResourceKind = (c: CustomResourceDefinition) => customResourceKinds(c)[0];
 
 function crd(tenant: string, over: Partial<NonNullable<CustomResourceDefinition['spec']>> = {}, established = true): CustomResourceDefinition {
   const names = { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'] };
@@ -78,5 +82,44 @@ describe('customResourceKind', () => {
       'g.io/v1beta1 K is deprecated; use g.io/v1 K',
     );
     expect(defaultDeprecationWarning('v1', spec([{ name: 'v1', served: true }, { name: 'v1beta2', served: true }, { name: 'v2', served: true, deprecated: true }]))).toBe('g.io/v1 K is deprecated');
+  });
+});
+
+describe('CustomResourceKinds', () => {
+  const NAME = 'crontabs.stable.example.com';
+  const ruled = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-validations': [{ rule: 'has(self.cronSpec)' }], properties: { cronSpec: { type: 'string' } } } } } };
+  const withRule = (tenant: string) => crd(tenant, { versions: [{ name: 'v1', served: true, storage: true, schema: ruled }] });
+
+  it('keeps compiled kinds and their CEL rules while a CRD uses them, and drops them with the last', () => {
+    const retired: Array<readonly ResourceDefinition[]> = [];
+    const kinds = new CustomResourceKinds((defs) => retired.push(defs));
+    const rulesBefore = heldRuleSets();
+    const t1 = kinds.of(withRule('t1'));
+    expect(kinds.of(withRule('t2'))).toBe(t1);
+    expect(kinds.of(withRule('t2'))).toBe(t1);
+    expect([kinds.size, heldRuleSets()]).toEqual([1, rulesBefore + 1]);
+
+    kinds.release('t1', NAME);
+    expect([retired, kinds.size]).toEqual([[], 1]);
+    // t2 changes its CRD: it moves to the new kinds, and the old ones, used by nobody, go.
+    const plain = kinds.of(crd('t2'));
+    expect(retired).toEqual([t1]);
+    expect([kinds.size, heldRuleSets()]).toEqual([1, rulesBefore]);
+
+    kinds.release('t2', NAME);
+    expect(retired).toEqual([t1, plain]);
+    expect(kinds.size).toBe(0);
+    // A CRD released twice, or never used, changes nothing.
+    kinds.release('t2', NAME);
+    expect(retired).toHaveLength(2);
+  });
+
+  it('drops the kinds of a CRD that serves nothing any more', () => {
+    const retired: Array<readonly ResourceDefinition[]> = [];
+    const kinds = new CustomResourceKinds((defs) => retired.push(defs));
+    const served = kinds.of(crd('t1'));
+    expect(kinds.of(crd('t1', {}, false))).toEqual([]);
+    expect(retired).toEqual([served]);
+    expect(kinds.size).toBe(0);
   });
 });

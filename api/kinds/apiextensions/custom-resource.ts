@@ -3,16 +3,17 @@
  * version (its schema, subresources, printer columns, selectable fields and deprecation), under
  * the accepted names, all stored in the storage version.
  * Compiled definitions are shared by identical CRDs, whatever their space, so a hundred spaces
- * installing the same CRD hold one definition (and one watch cache).
+ * installing the same CRD hold one definition (and one watch cache), and dropped once no CRD
+ * uses them (`CustomResourceKinds`).
  */
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../registry/object.js';
 import { defineKind, humanAge, nameColumn, type PrinterColumn, type ResourceDefinition, type ScaleSubresource } from '../../registry/resource-definition.js';
 import { compareKubeAwareVersions } from '../../registry/version-priority.js';
-import { compileRules, evaluateRules, ruleSchemaPath } from './cel-rules.js';
+import { evaluateRules, releaseRules, retainRules, ruleSchemaPath } from './cel-rules.js';
 import { applyDefaults, validateAgainstSchema } from './schema-validation.js';
 import { ref, type Schema } from '../../schema/schema.js';
-import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources } from './types.js';
+import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources, type JSONSchemaProps } from './types.js';
 
 /** A simple JSON path (`.spec.cronSpec`, `.status.items[0]`) evaluated against an object. */
 export function simpleJsonPath(obj: unknown, path: string): unknown {
@@ -137,17 +138,26 @@ export function defaultDeprecationWarning(version: string, spec: NonNullable<Cus
   return newer.length === 0 ? text : `${text}; use ${spec.group}/${newer[0]} ${kind}`;
 }
 
+/** The kinds one distinct CRD serves, and the CEL rule sets they hold. */
+interface CompiledSpec {
+  kinds: ResourceDefinition[];
+  rules: Array<{ schema: JSONSchemaProps; path: string }>;
+}
+
 /** The kinds of the served versions, the storage version's first. */
-function compile(crd: CustomResourceDefinition): ResourceDefinition[] {
+function compile(crd: CustomResourceDefinition): CompiledSpec {
   const spec = crd.spec;
   const names = crd.status?.acceptedNames;
   const storage = spec?.versions?.find((v) => v.storage);
-  if (!spec?.group || !names?.plural || !names.kind || !storage?.name) return [];
+  const held: CompiledSpec['rules'] = [];
+  if (!spec?.group || !names?.plural || !names.kind || !storage?.name) return { kinds: [], rules: held };
   const served = (spec.versions ?? []).filter((v) => v.served && v.name);
   served.sort((a, b) => (a === storage ? -1 : b === storage ? 1 : 0));
-  return served.map((version) => {
+  const kinds = served.map((version) => {
     const own = version.schema?.openAPIV3Schema;
-    const rules = own ? compileRules(own, ruleSchemaPath(spec.versions ?? [], (spec.versions ?? []).indexOf(version))) : undefined;
+    const rulesPath = ruleSchemaPath(spec.versions ?? [], (spec.versions ?? []).indexOf(version));
+    if (own) held.push({ schema: own, path: rulesPath });
+    const rules = own ? retainRules(own, rulesPath) : undefined;
     const columns = version.additionalPrinterColumns?.length ? version.additionalPrinterColumns : DEFAULT_COLUMNS;
     const scale = version.subresources?.scale;
     const deprecationWarning = version.deprecated ? (version.deprecationWarning ?? defaultDeprecationWarning(version.name!, spec)) : undefined;
@@ -177,23 +187,75 @@ function compile(crd: CustomResourceDefinition): ResourceDefinition[] {
       selectableFields: selectableFields(version.selectableFields ?? []),
     });
   });
+  return { kinds, rules: held };
 }
-
-const compiled = new Map<string, ResourceDefinition[]>();
 
 /** What the CRD decides about the served kind: its spec and accepted names. */
 function servedShapeHash(crd: CustomResourceDefinition): string {
   return createHash('sha256').update(JSON.stringify([crd.spec, crd.status?.acceptedNames])).digest('hex');
 }
 
+/** A CRD as a user of compiled kinds: its space and name. */
+const userOf = (tenant: string, name: string): string => `${tenant}/${name}`;
+
 /**
- * The kinds `crd` serves, one per served version with the storage version's first, or none
- * while it serves nothing (not Established). The same definitions are returned for identical CRDs.
+ * The compiled kinds of the CRDs a server serves, shared by identical CRDs whatever their space
+ * (so a hundred spaces installing the same CRD hold one definition and one watch cache), each
+ * kept while at least one CRD uses it. A CRD uses the kinds of its current spec: when it changes
+ * or goes, the kinds no CRD uses any more are dropped with their CEL rules, and `onRetired` is
+ * told (to end their watch caches).
+ *
+ * @example
+ *   const kinds = new CustomResourceKinds((defs) => defs.forEach((d) => watchCaches.forget(d)));
+ *   kinds.of(crd);                  // on every change of an Established CRD
+ *   kinds.release('t1', crd.metadata.name); // once the CRD is gone
  */
-export function customResourceKinds(crd: CustomResourceDefinition): readonly ResourceDefinition[] {
-  if (!isConditionTrue(crd, 'Established')) return [];
-  const hash = servedShapeHash(crd);
-  let kinds = compiled.get(hash);
-  if (!kinds) compiled.set(hash, (kinds = compile(crd)));
-  return kinds;
+export class CustomResourceKinds {
+  private readonly compiled = new Map<string, CompiledSpec & { users: Set<string> }>();
+  /** Each CRD's spec hash. */
+  private readonly used = new Map<string, string>();
+
+  constructor(private readonly onRetired: (defs: readonly ResourceDefinition[]) => void = () => {}) {}
+
+  /**
+   * The kinds `crd` serves, one per served version with the storage version's first, or none
+   * while it serves nothing (not Established). The same definitions are returned for identical CRDs.
+   */
+  of(crd: CustomResourceDefinition): readonly ResourceDefinition[] {
+    const user = userOf(crd.metadata.tenant ?? '', crd.metadata.name ?? '');
+    if (!isConditionTrue(crd, 'Established')) {
+      this.releaseUser(user);
+      return [];
+    }
+    const hash = servedShapeHash(crd);
+    if (this.used.get(user) !== hash) this.releaseUser(user);
+    let spec = this.compiled.get(hash);
+    if (!spec) this.compiled.set(hash, (spec = { ...compile(crd), users: new Set() }));
+    spec.users.add(user);
+    this.used.set(user, hash);
+    return spec.kinds;
+  }
+
+  /** The CRD `name` of `tenant` is gone: it uses no kinds any more. */
+  release(tenant: string, name: string): void {
+    this.releaseUser(userOf(tenant, name));
+  }
+
+  /** How many distinct CRDs have compiled kinds (for tests and metrics). */
+  get size(): number {
+    return this.compiled.size;
+  }
+
+  private releaseUser(user: string): void {
+    const hash = this.used.get(user);
+    if (hash === undefined) return;
+    this.used.delete(user);
+    const spec = this.compiled.get(hash);
+    if (!spec) return;
+    spec.users.delete(user);
+    if (spec.users.size > 0) return;
+    this.compiled.delete(hash);
+    for (const { schema, path } of spec.rules) releaseRules(schema, path);
+    this.onRetired(spec.kinds);
+  }
 }

@@ -154,11 +154,15 @@ describe('crd-status controller', () => {
     await eventually(async () => expect(await condition('t1', 'widgets.stable.example.com', 'NamesAccepted')).toMatchObject({ status: 'True' }));
   });
 
-  it('releases a deleted CRD once it has no custom resources', async () => {
+  it('releases a deleted CRD once it has no custom resources, and retires its kind’s watch cache', async () => {
+    const def = plane.registry.view('system').lookup('stable.example.com', 'v1', 'crontabs')!;
+    await plane.watchCaches.list(def, { tenant: 'system' }, {});
+    expect(plane.watchCaches.stats().map((s) => s.def)).toContain(def);
     const result = await plane.generic.delete(crds, { tenant: 'system', name: 'crontabs.stable.example.com' });
     expect(result.deleted).toBe(false);
     expect(result.object.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.k8s.io']);
     await eventually(async () => expect(await read('system', 'crontabs.stable.example.com')).toBeUndefined());
+    await eventually(async () => expect(plane.watchCaches.stats().map((s) => s.def)).not.toContain(def));
     // The short name is free again: the other CRD of the group takes it.
     await eventually(async () => expect(await condition('system', 'crons.stable.example.com', 'NamesAccepted')).toMatchObject({ status: 'True' }));
   });

@@ -20,7 +20,7 @@ import { nowTimestamp } from '../../../api/registry/generic-store.js';
 import type { KubeObject } from '../../../api/registry/object.js';
 import type { ResourceRegistry } from '../../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
-import { customResourceKinds } from '../../../api/kinds/apiextensions/custom-resource.js';
+import { CustomResourceKinds } from '../../../api/kinds/apiextensions/custom-resource.js';
 import { semanticEqual } from '../../../api/validation/equality.js';
 import {
   conditionOf,
@@ -43,11 +43,14 @@ export interface CrdStatusControllerDeps {
   crdDef: ResourceDefinition;
   registry: ResourceRegistry;
   log: { error(obj: object, msg: string): void };
+  /** Told of custom kinds no CRD serves any more (their watch caches end). */
+  onKindsRetired?: (defs: readonly ResourceDefinition[]) => void;
 }
 
-/** What reconciling reads: the dependencies, and the informer's CRDs indexed by space. */
+/** What reconciling reads: the dependencies, the informer's CRDs indexed by space, and the kinds they serve. */
 interface CrdStatusState extends CrdStatusControllerDeps {
   bySpace: CrdsBySpace;
+  kinds: CustomResourceKinds;
 }
 
 export interface NamesAndConditions {
@@ -173,7 +176,7 @@ export function rivalCrds(bySpace: CrdsBySpace, crd: CustomResourceDefinition): 
 /** Deletes the custom resources of a deleted CRD in its space; answers whether none is left. */
 async function deleteCustomResources(deps: CrdStatusState, key: ObjectKey, crd: CustomResourceDefinition): Promise<boolean> {
   // Every version shares one storage: deleting through the first deletes them all.
-  const def = customResourceKinds(crd)[0];
+  const def = deps.kinds.of(crd)[0];
   if (!def) return true;
   // A shared system CRD's custom resources are in every space, but for spaces with a CRD of their own by that name.
   const ownersOfName = isSharedCrd(crd) ? new Set(deps.bySpace.spacesWith(crd.metadata.name ?? '').filter((t) => t !== SYSTEM_TENANT)) : undefined;
@@ -233,16 +236,19 @@ async function reconcileCrd(deps: CrdStatusState, key: ObjectKey): Promise<Recon
  */
 function servedKindsChanged(deps: CrdStatusState, tenant: string): void {
   const live = [...deps.bySpace.in(tenant)].filter((o) => !o.metadata.deletionTimestamp);
-  deps.registry.setSpaceKinds(tenant, live.flatMap((crd) => customResourceKinds(crd)));
-  if (tenant === SYSTEM_TENANT) deps.registry.setSharedKinds(live.filter(isSharedCrd).flatMap((crd) => customResourceKinds(crd)));
+  const served = live.map((crd) => ({ crd, kinds: deps.kinds.of(crd) }));
+  deps.registry.setSpaceKinds(tenant, served.flatMap((s) => s.kinds));
+  if (tenant === SYSTEM_TENANT) deps.registry.setSharedKinds(served.filter((s) => isSharedCrd(s.crd)).flatMap((s) => s.kinds));
 }
 
 export function crdStatusController(options: CrdStatusControllerDeps): Controller {
-  const deps: CrdStatusState = { ...options, bySpace: new CrdsBySpace() };
+  const deps: CrdStatusState = { ...options, bySpace: new CrdsBySpace(), kinds: new CustomResourceKinds(options.onKindsRetired) };
   const controller = new Controller({ name: 'crd-status', reconcile: (key) => reconcileCrd(deps, key), log: deps.log });
   deps.crds.onChange((key, obj) => {
     const previous = deps.bySpace.get(key);
     deps.bySpace.apply(key, obj);
+    // A CRD gone uses its kinds no more; one changed moves to its new spec's in servedKindsChanged.
+    if (!obj) deps.kinds.release(key.tenant, key.name);
     servedKindsChanged(deps, key.tenant);
     if (obj) controller.enqueue(key);
     // Names one CRD gives up or takes may change what the others of its group can have: in its
