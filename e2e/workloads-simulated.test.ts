@@ -4,10 +4,14 @@
  * `kubectl create deployment web --image=nginx --replicas=3` is scheduled onto simulated nodes,
  * runs, and `rollout status` completes with READY 3/3; `kubectl expose` gets Endpoints of exactly
  * that space's pod IPs; `kubectl get events` shows the scheduler's and the controllers' events of
- * its own space only; a Job completes (`kubectl wait --for=condition=complete`); `kubectl get all`
- * shows `service/kubernetes`. Stock kubectl (the dispatcher's), on SQLite and on etcd.
+ * its own space only; a Job completes (`kubectl wait --for=condition=complete`); `set image` rolls
+ * within maxSurge/maxUnavailable (checked on every ReplicaSet event of a watch), `rollout history`
+ * and `undo`, `scale` up and down, a foreground delete, while t2's pods never move; `kubectl get
+ * all` shows `service/kubernetes`. Stock kubectl (the dispatcher's), on SQLite and on etcd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeClient, replicaSets } from '../src/client/index.js';
+import type { ReplicaSet } from '../api/kinds/apps/replicaset.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlResult } from './harness/kubectl.js';
 import { parseTable } from './harness/kubectl-output.js';
@@ -101,6 +105,50 @@ describe.each(backendCases(kubectlPath !== undefined))('workloads on simulated n
       const row = parseTable(ok(await k('t1', ['get', 'job', 'pi']))).rows[0]!;
       expect([row['STATUS'], row['COMPLETIONS']]).toEqual(['Complete', '1/1']);
       expect((await k('t2', ['get', 'job', 'pi'])).code).not.toBe(0);
+    });
+
+    it('rolls a new image within maxSurge and maxUnavailable (watched), undoes it, scales, and deletes in the foreground; t2 never moves', async () => {
+      const t2Pods = (await podsOf('t2')).map((p) => p.metadata.uid).sort();
+      const client = await KubeClient.fromKubeconfig({ path: users.t1.kubeconfig });
+      const sets = new Map<string, ReplicaSet>();
+      const violations: string[] = [];
+      const controller = new AbortController();
+      // 3 replicas at kube's defaults (25%): at most 1 surge pod, none unavailable.
+      const watching = (async () => {
+        for await (const event of client.namespace(NS).resource(replicaSets).watch({ labelSelector: 'app=web', signal: controller.signal })) {
+          if (event.type === 'RELISTED') for (const rs of event.objects) sets.set(rs.metadata.name!, rs);
+          else if (event.type === 'DELETED') sets.delete(event.object.metadata.name!);
+          else if (event.type !== 'BOOKMARK') sets.set(event.object.metadata.name!, event.object);
+          const desired = [...sets.values()].reduce((n, rs) => n + (rs.spec?.replicas ?? 0), 0);
+          const available = [...sets.values()].reduce((n, rs) => n + (rs.status?.availableReplicas ?? 0), 0);
+          if (sets.size > 0 && (desired > 4 || available < 3)) violations.push(`desired ${desired}, available ${available}`);
+        }
+      })().catch((err: unknown) => (controller.signal.aborted ? undefined : Promise.reject(err)));
+      try {
+        await eventually('the watch to see the ReplicaSet', async () => sets.size === 1);
+        expect(ok(await k('t1', ['set', 'image', 'deployment/web', 'nginx=nginx:1.27']))).toContain('deployment.apps/web image updated');
+        expect(ok(await k('t1', ['rollout', 'status', 'deployment/web', '--timeout=90s']))).toContain('successfully rolled out');
+        await eventually('the old pods to end', async () => (await podsOf('t1')).length === 3);
+        const history = ok(await k('t1', ['rollout', 'history', 'deployment/web']));
+        expect(history).toMatch(/REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+        expect(ok(await k('t1', ['rollout', 'undo', 'deployment/web']))).toContain('deployment.apps/web rolled back');
+        expect(ok(await k('t1', ['rollout', 'status', 'deployment/web', '--timeout=90s']))).toContain('successfully rolled out');
+        expect(ok(await k('t1', ['get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']))).toBe('nginx');
+        expect(violations).toEqual([]);
+      } finally {
+        controller.abort();
+        await watching;
+        client.close();
+      }
+
+      for (const replicas of [5, 2]) {
+        expect(ok(await k('t1', ['scale', 'deployment/web', `--replicas=${replicas}`]))).toContain('deployment.apps/web scaled');
+        expect(ok(await k('t1', ['rollout', 'status', 'deployment/web', '--timeout=90s']))).toContain('successfully rolled out');
+        await eventually(`${replicas} pods`, async () => (await podsOf('t1')).length === replicas);
+      }
+      expect(ok(await k('t1', ['delete', 'deployment', 'web', '--cascade=foreground', '--timeout=90s']))).toContain('deployment.apps "web" deleted');
+      expect(ok(await k('t1', ['get', 'replicasets,pods', '-l', 'app=web', '-o', 'name']))).toBe('');
+      expect((await podsOf('t2')).map((p) => p.metadata.uid).sort()).toEqual(t2Pods);
     });
 
     it('shows service/kubernetes in each space’s default namespace', async () => {
