@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
 import { configMap, deployment, namespace, toYamlStream, type Manifest } from './harness/manifests.js';
-import { createInSpace, eventually, spaceAdmin, type UserCredentials } from './harness/spaces.js';
+import { createInSpace, eventually, spaceAdmin, userKubeconfig, type UserCredentials } from './harness/spaces.js';
 
 const VERSIONS = ['1.27', '1.33'] as const satisfies readonly KubectlVersion[];
 const kubectlPath = kubectlForTests(VERSIONS);
@@ -122,6 +122,40 @@ describe.each(backendCases(kubectlPath !== undefined))('admission policies on th
       // t2 has the same namespace and no policy.
       const other = await apply(t2, [deployment('shop', 'web', 5)]);
       expect(other.code, other.stderr).toBe(0);
+    });
+
+    it('answers the authorizer variable from the space\'s own RBAC: only those who may delete ConfigMaps create guarded ones', async () => {
+      const guarded = (name: string): Manifest => ({ ...configMap('shop', name), metadata: { name, namespace: 'shop', labels: { guarded: 'please' } } });
+      const policy: Manifest = {
+        apiVersion: `${GROUP}/v1`,
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'guarded-by-deleters' },
+        spec: {
+          failurePolicy: 'Fail',
+          matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+          matchConditions: [{ name: 'guarded', expression: "has(object.metadata.labels) && 'guarded' in object.metadata.labels" }],
+          validations: [{ expression: "authorizer.group('').resource('configmaps').namespace(object.metadata.namespace).check('delete').allowed()", message: 'only those who may delete ConfigMaps here create guarded ones' }],
+        },
+      };
+      expect((await apply(t1, [policy, binding('guarded-by-deleters', 'guarded-by-deleters', ['Deny'])])).code).toBe(0);
+      // maker may create ConfigMaps in shop, not delete them; the admin may do both.
+      const maker = await userKubeconfig(cluster, { tenant: 't1', user: 'maker' });
+      try {
+        await createInSpace(cluster, 't1',
+          { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'maker', namespace: 'shop' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get'] }] },
+          { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'maker', namespace: 'shop' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'maker' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'maker' }] },
+        );
+        // No reason given: kube's default, Invalid (422).
+        const message = `The configmaps "guarded-1" is invalid: : ValidatingAdmissionPolicy 'guarded-by-deleters' with binding 'guarded-by-deleters' denied request: only those who may delete ConfigMaps here create guarded ones`;
+        await waitForRefusal(maker, guarded('guarded-1'), message);
+        const refused = await kubectl.run(['create', '-f', '-'], { kubeconfig: maker.kubeconfig, stdin: toYamlStream([guarded('guarded-1')]) });
+        expect(refused.stderr.trim()).toBe(message); // kubectl prints an Invalid Status by its message alone
+        expect((await maker.api.request('POST', '/api/v1/namespaces/shop/configmaps', { json: configMap('shop', 'plain-1') })).status).toBe(201);
+        expect((await apply(t1, [guarded('guarded-2')])).code).toBe(0);
+      } finally {
+        maker.api.close();
+        await kubectl.run(['delete', 'validatingadmissionpolicybinding,validatingadmissionpolicy', 'guarded-by-deleters'], { kubeconfig: t1.kubeconfig });
+      }
     });
 
     it('type-checks a policy against the kinds it matches, in status.typeChecking', async () => {

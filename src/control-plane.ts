@@ -165,6 +165,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
         .all()
         .filter((d) => d !== def && d.storage.group === def.storage.group && d.storage.resource === def.storage.resource)
         .map((d) => ({ group: d.group, version: d.version, resource: d.resource })),
+    authorize: (user, attrs) => authorizer.authorize(user, attrs),
   };
   const tenantInformer: { current?: Informer } = {};
   const readCachedTenant = (name: string): Tenant | undefined => tenantInformer.current?.lister<Tenant>().get({ tenant: '', namespace: '', name });

@@ -10,6 +10,7 @@
  */
 import { celError, celFunc, celList, celMap, celMethod, CelScalar, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
 import { libraryOf, ofString, opaqueMethod, type Declaration, type Library } from './declare.js';
+import { authorizerLibrary } from './authorizer.js';
 import { ipAddresses } from './ip.js';
 import { optionals } from './optional.js';
 import { quantities } from './quantity.js';
@@ -141,8 +142,8 @@ const urls = libraryOf(
   { url: stringCost, isURL: stringCost },
 );
 
-/** The libraries enabled for CRD validation rules, beyond `@bufbuild/cel`'s standard and strings ones. */
-const ALL = [lists, urls, ipAddresses, quantities, optionals];
+/** The libraries enabled for CRD validation rules and policies, beyond `@bufbuild/cel`'s standard and strings ones (the authorizer's methods only apply to the `authorizer` variable policies declare). */
+const ALL = [lists, urls, ipAddresses, quantities, optionals, authorizerLibrary];
 
 export const KUBERNETES_LIBRARIES: Library = {
   funcs: ALL.flatMap((l) => l.funcs),

@@ -14,7 +14,7 @@ import { askedWrite, type AdmissionAttributes, type AdmissionPlugin, type AskedW
 import { replaceContents, type KubeObject } from '../../registry/object.js';
 import { ApiError } from '../../status.js';
 import type { MutatingAdmissionPolicy, MutatingAdmissionPolicyBinding, Mutation } from '../../kinds/admissionregistration/mutating-admission-policy.js';
-import { namespaceObjectValue, policyRequestOf, requestValueFor } from './policy-attributes.js';
+import { authorizerFor, namespaceObjectValue, policyRequestOf, requestValueFor } from './policy-attributes.js';
 import { collectParams } from './policy-params.js';
 import { compileCommon, compileOne, PolicyEvaluation, type CompiledCommon, type PolicyExpression } from './policy-program.js';
 import { matchesResources, matchingResource, type PolicyRequest } from './policy-request.js';
@@ -105,6 +105,7 @@ export function mutatingPolicyAdmission(options: MutatingPolicyOptions): Admissi
         const evaluation = new PolicyEvaluation(
           { object: asked.object, oldObject: req.oldObject, request: requestValueFor(req, matched), params: param, namespaceObject },
           compiled,
+          authorizerFor(attrs, readers),
         );
         const matches = evaluation.matchConditions(compiled.matchConditions);
         if (matches === false) continue;

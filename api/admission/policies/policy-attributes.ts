@@ -7,6 +7,7 @@ import { askedWrite, type AdmissionAttributes } from '../../registry/generic-sto
 import type { KubeObject } from '../../registry/object.js';
 import { admissionRequestValue, type GroupVersionResource, type PolicyOperation, type PolicyRequest } from './policy-request.js';
 import type { PolicyReaders } from './policy-sources.js';
+import type { AuthorizerContext } from '../../cel/authorizer.js';
 
 const OPERATIONS: Record<AdmissionAttributes['operation'], PolicyOperation> = { create: 'CREATE', update: 'UPDATE', delete: 'DELETE' };
 
@@ -30,6 +31,13 @@ export function policyRequestOf(attrs: AdmissionAttributes, readers: Pick<Policy
     // A view (a Scale, an Eviction) is the same in every version of the resource.
     equivalents: asked.view ? [] : readers.equivalents(def),
   };
+}
+
+/** What the `authorizer` variable's checks are answered for: the requester, in the request's space. */
+export function authorizerFor(attrs: AdmissionAttributes, readers: Pick<PolicyReaders, 'authorize'>): AuthorizerContext | undefined {
+  const authorize = readers.authorize;
+  if (!authorize || !attrs.user) return undefined;
+  return { user: attrs.user, tenant: attrs.tenant, authorize: (user, access) => authorize.call(readers, user, access) };
 }
 
 export function requestValueFor(req: PolicyRequest, matched: GroupVersionResource): Record<string, unknown> {

@@ -1,14 +1,15 @@
 /**
  * The CEL environment of admission policies (kube's `plugin/cel` compiler): the variables
- * `object`, `oldObject`, `request`, `namespaceObject`, `params` (when the policy has a paramKind)
- * and `variables` (the policy's own, each seeing those before it). Objects are typed `dyn`, so
- * expressions compile whatever kinds the policy matches; `authorizer` is not offered (see
- * docs/admission-policies.md).
+ * `object`, `oldObject`, `request`, `namespaceObject`, `authorizer` (checks of what the requester
+ * may do in its space, `cel/authorizer.ts`), `params` (when the policy has a paramKind) and
+ * `variables` (the policy's own, each seeing those before it). Objects are typed `dyn`, so
+ * expressions compile whatever kinds the policy matches.
  *
  * @example
  *   const c = compilePolicyExpression('object.spec.replicas <= 5', { hasParams: false, variables: [] }, 'bool');
  *   if ('error' in c) fieldErrors.invalid(path, expression, c.error);   // 'compilation failed: ERROR: <input>:…'
  */
+import { AUTHORIZER_TYPE } from '../../cel/authorizer.js';
 import { compileExpression, type CompiledExpression } from '../../cel/index.js';
 import { DYN, escapeFieldName, MAX_REQUEST_SIZE_BYTES, type CelType } from '../../cel/types.js';
 
@@ -25,7 +26,7 @@ export type ExpectedResult = 'bool' | 'string' | 'any';
 
 /** The declared variables of a policy expression. */
 export function policyVariables(opts: PolicyCelOptions): Record<string, CelType> {
-  const vars: Record<string, CelType> = { object: DYN, oldObject: DYN, request: DYN, namespaceObject: DYN };
+  const vars: Record<string, CelType> = { object: DYN, oldObject: DYN, request: DYN, namespaceObject: DYN, authorizer: AUTHORIZER_TYPE };
   if (opts.hasParams) vars['params'] = DYN;
   const fields: Record<string, CelType> = {};
   for (const name of opts.variables) fields[name] = DYN;

@@ -5,6 +5,7 @@
  * (kube's per-call limit and runtime budget, see cel-rules.ts for why ours is smaller).
  */
 import type { CelInput } from '@bufbuild/cel';
+import { AUTHORIZER_ROOT, AUTHORIZER_TYPE, withAuthorizer, type AuthorizerContext } from '../../cel/authorizer.js';
 import { evaluate, runtimeCost, toCel, type CompiledExpression } from '../../cel/index.js';
 import { DYN, type CelType } from '../../cel/types.js';
 import { PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from '../../kinds/apiextensions/cel-rules.js';
@@ -68,10 +69,17 @@ export class PolicyEvaluation {
   private remaining = RUNTIME_COST_BUDGET;
   private readonly variableErrors = new Map<string, string>();
 
-  constructor(inputs: PolicyInputs, common: CompiledCommon) {
+  /** @param authorizer what `authorizer` checks are answered for (none: they fail as errors). */
+  constructor(
+    inputs: PolicyInputs,
+    common: CompiledCommon,
+    private readonly authorizer?: AuthorizerContext,
+  ) {
     const entries = Object.entries(inputs) as Array<[keyof PolicyInputs, unknown]>;
     this.values = Object.fromEntries(entries.map(([k, v]) => [k, toCel(v ?? null, DYN)]));
     this.types = Object.fromEntries(entries.map(([k, v]) => [k, valueType([v])]));
+    this.values['authorizer'] = AUTHORIZER_ROOT;
+    this.types['authorizer'] = AUTHORIZER_TYPE;
     const variableValues: Record<string, CelInput> = {};
     const variableTypes: Record<string, CelType> = {};
     this.values['variables'] = variableValues;
@@ -98,7 +106,7 @@ export class PolicyEvaluation {
     if (cost > this.remaining) return { error: OUT_OF_BUDGET };
     this.remaining -= cost;
     if (cost > PER_CALL_LIMIT) return { error: `expression '${expr.source}' resulted in error: operation cancelled: actual cost limit exceeded` };
-    const result = evaluate(program, this.values);
+    const result = withAuthorizer(this.authorizer, () => evaluate(program, this.values));
     if ('error' in result) return { error: `expression '${expr.source}' resulted in error: ${result.error}` };
     return result;
   }

@@ -10,6 +10,7 @@ import type { LabelSelector } from '../../selection/label-selector.js';
 import type { ResourceDefinition } from '../../registry/resource-definition.js';
 import type { BindingObject, PolicyObject } from '../../kinds/admissionregistration/policy-types.js';
 import type { GroupVersionResource } from './policy-request.js';
+import type { AccessAttributes, AccessDecision, UserInfo } from '../../access.js';
 
 /** The label (on both policy and binding, or webhook configuration) that makes system-space admission act on every space. */
 export const ALL_SPACES_LABEL = 'kube-spaces.io/all-spaces';
@@ -31,6 +32,8 @@ export interface PolicyReaders {
   select(def: ResourceDefinition, tenant: string, namespace: string | undefined, selector: LabelSelector): Promise<KubeObject[]>;
   /** The other group versions serving the same resource as `def` (matchPolicy Equivalent). */
   equivalents(def: ResourceDefinition): readonly GroupVersionResource[];
+  /** The server's authorization decision, for the `authorizer` variable; without it, checks are errors. */
+  authorize?(user: UserInfo, attrs: AccessAttributes): AccessDecision;
 }
 
 /** A policy with the bindings that name it, from one space. */

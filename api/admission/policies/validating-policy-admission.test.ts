@@ -43,6 +43,11 @@ function plugin(spaces: Record<string, Space>) {
         .filter(([key, obj]) => key.startsWith(`${namespace ?? ''}/`) && selector.matches(obj.metadata.labels ?? {}))
         .map(([, obj]) => obj),
     equivalents: () => [],
+    // alice may approve deployments in t1; the service account `ops/deployer` may get /healthz.
+    authorize: (user, attrs) => ({
+      allowed: (user.name === 'alice' && attrs.tenant === 't1' && attrs.verb === 'approve' && attrs.group === 'apps' && attrs.resource === 'deployments' && attrs.namespace === 'shop') || (user.name === 'system:serviceaccount:ops:deployer' && attrs.path === '/healthz'),
+      reason: `asked about ${user.name} ${attrs.verb} ${attrs.path ?? attrs.resource}`,
+    }),
   };
   return validatingPolicyAdmission({
     lister: { policies: (t) => spaces[t]?.policies ?? [], bindings: (t) => spaces[t]?.bindings ?? [] },
@@ -118,6 +123,20 @@ describe('ValidatingAdmissionPolicy admission', () => {
     });
     await p.admit(scaling(3));
     expect((await refusal(p, scaling(4))).message).toContain("ValidatingAdmissionPolicy 'on-scale' with binding 's' denied request: on-scale refuses");
+  });
+
+  it('checks what the requester may do with the authorizer variable, in the request\'s space', async () => {
+    const approvers = policy('approvers', {
+      matchConstraints: { resourceRules: [deploymentRule] },
+      validations: [
+        { expression: "authorizer.group('apps').resource('deployments').namespace(object.metadata.namespace).name(object.metadata.name).check('approve').allowed()", messageExpression: "'not an approver: ' + authorizer.group('apps').resource('deployments').check('approve').reason()" },
+        { expression: "authorizer.serviceAccount('ops', 'deployer').path('/healthz').check('get').allowed() && !authorizer.path('/healthz').check('get').errored()" },
+      ],
+    });
+    const p = plugin({ t1: { policies: [approvers], bindings: [binding('b', { policyName: 'approvers', validationActions: ['Deny'] })] } });
+    await p.admit(attrs('t1', deployment(1)));
+    const bob = { ...attrs('t1', deployment(1)), user: { name: 'bob', uid: 'u2', groups: [], tenant: 't1', extra: {} } };
+    expect((await refusal(p, bob)).message).toBe("deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'approvers' with binding 'b' denied request: not an approver: asked about bob approve deployments");
   });
 
   it('answers with the validation\'s reason, and its message or expression', async () => {

@@ -16,7 +16,7 @@ import { compileCommon, compileOne, PolicyEvaluation, type CompiledCommon, type 
 import { collectParams } from './policy-params.js';
 import { matchesResources, matchingResource, type PolicyRequest } from './policy-request.js';
 import { policiesFor, type PolicyLister, type PolicyReaders } from './policy-sources.js';
-import { namespaceObjectValue, policyRequestOf, requestValueFor } from './policy-attributes.js';
+import { authorizerFor, namespaceObjectValue, policyRequestOf, requestValueFor } from './policy-attributes.js';
 
 const MAX_MESSAGE_BYTES = 5 * 1024; // kube's MaxEvaluatedMessageExpressionSizeBytes
 const MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024;
@@ -195,6 +195,7 @@ export function validatingPolicyAdmission(options: ValidatingPolicyOptions): Adm
             const evaluation = new PolicyEvaluation(
               { object: req.object, oldObject: req.oldObject, request: requestValueFor(req, matched), params: param, namespaceObject },
               compiled,
+              authorizerFor(attrs, readers),
             );
             const { decisions, annotations } = validate(evaluation, compiled, failClosed);
             for (const d of decisions) {
