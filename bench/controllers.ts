@@ -99,9 +99,9 @@ function liveBytes(): number {
 
 /**
  * The live bytes `hold` adds while what it answers is held. Measured once per holder, the
- * informer last: a stopped informer's objects stayed reachable for seconds in trials, so a
- * measurement after one reads the difference of two holders. Earlier work (the convergence runs)
- * is given a second to let go first.
+ * informer last: in trials, a measurement taken after the informer's was off by about the
+ * informer's size (a stopped informer alone lets go of its cache at once; the cause in this
+ * sequence is not known). Earlier work (the convergence runs) is given a second to let go first.
  */
 async function heldBytes(hold: () => Promise<{ release(): void }>): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, 1_000));
