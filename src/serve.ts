@@ -38,6 +38,10 @@ import { InProcessIdentities } from '../authz/in-process-identities.js';
 import { APISERVER_USER, inProcessClient, startInProcessControllerManager } from './in-process-controller-manager.js';
 import { CONTROLLER_MANAGER_USER, NODE_SIMULATOR_USER } from '../authz/rbac/bootstrap-policy.js';
 import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { WatchCaches } from '../api/registry/watch-cache.js';
+import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, FlowControl } from './server/flowcontrol/dispatcher.js';
+import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './server/flowcontrol/bootstrap-configuration.js';
 import { SYSTEM_TENANT } from '../api/spaces.js';
 import { CONTROLLER_MANAGER_LEASE, LEADER_ELECTION_NAMESPACE } from '../controllers/controller-manager.js';
 import type { LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
@@ -92,6 +96,8 @@ export interface ServeOptions {
   leaderElection: { enabled: boolean; timing: LeaderElectionTiming };
   /** `--identity-lease-duration-seconds`, `--identity-lease-renew-interval-seconds`. */
   identityLease: { durationSeconds: number; renewIntervalSeconds: number };
+  /** `--max-requests-inflight` and `--max-mutating-requests-inflight`: the seats API Priority and Fairness shares out. */
+  inflight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
 }
 
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
@@ -147,6 +153,18 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
 }
 
+/** API Priority and Fairness over the server's seats, classifying by kube's default FlowSchemas. */
+function startFlowControl(options: ServeOptions, watchCaches: WatchCaches): FlowControl {
+  const flowControl = new FlowControl({
+    maxRequestsInflight: options.inflight?.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
+    maxMutatingRequestsInflight: options.inflight?.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+    countObjects: (group, resource) => watchCaches.objectCount(group, resource),
+  });
+  const withUid = <T extends { metadata: { name: string; uid?: string } }>(o: T): T => ({ ...o, metadata: { ...o.metadata, uid: randomUUID() } });
+  flowControl.configure([...MANDATORY_FLOW_SCHEMAS, ...SUGGESTED_FLOW_SCHEMAS].map(withUid), [...MANDATORY_PRIORITY_LEVELS, ...SUGGESTED_PRIORITY_LEVELS].map(withUid));
+  return flowControl;
+}
+
 async function start(options: ServeOptions, logger: Logger): Promise<void> {
   const buildInfo = await readBuildInfo();
   const prepared = await prepareDataDir(options, logger);
@@ -167,6 +185,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     ].map((authenticate) => unlessTokenRevoked(revoked, authenticate));
     const isCertificateRevoked = (serialNumber: string) => revoked.isRevoked('certificate', serialNumber);
     const audit = options.audit ? await openAudit(options.audit, metrics, logger) : undefined;
+    const flowControl = startFlowControl(options, plane.watchCaches);
     const app = buildApp({
       store,
       // Client certificates first, as kube-apiserver tries them first.
@@ -186,8 +205,10 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       audit: audit?.recorder,
       tls: { ...prepared.serving, clientCa: prepared.clientCaBundle },
       http2: options.http2,
+      flowControl,
     });
     app.addHook('onClose', async () => {
+      flowControl.stop();
       await audit?.log.close();
     });
     await app.listen({ host: options.bindAddress, port: options.securePort });
