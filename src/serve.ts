@@ -17,7 +17,7 @@ import { x509Authenticator } from '../authz/x509-authenticator.js';
 import { openStore } from '../storage/open-store.js';
 import type { EtcdTlsFiles } from '../storage/etcd/etcd-store.js';
 import { startCompactor } from '../storage/compactor.js';
-import { startControlPlane } from './control-plane.js';
+import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.js';
 import { advertiseAddress } from './bootstrap/advertise-address.js';
 import { prepareDataDir } from './bootstrap/data-dir.js';
@@ -38,10 +38,9 @@ import { InProcessIdentities } from '../authz/in-process-identities.js';
 import { APISERVER_USER, inProcessClient, startInProcessControllerManager } from './in-process-controller-manager.js';
 import { CONTROLLER_MANAGER_USER, NODE_SIMULATOR_USER } from '../authz/rbac/bootstrap-policy.js';
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
-import type { WatchCaches } from '../api/registry/watch-cache.js';
+import type { KubeObject } from '../api/registry/object.js';
+import type { FlowSchemaObject, PriorityLevelObject } from './server/flowcontrol/flow-objects.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, FlowControl } from './server/flowcontrol/dispatcher.js';
-import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './server/flowcontrol/bootstrap-configuration.js';
 import { SYSTEM_TENANT } from '../api/spaces.js';
 import { CONTROLLER_MANAGER_LEASE, LEADER_ELECTION_NAMESPACE } from '../controllers/controller-manager.js';
 import type { LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
@@ -153,15 +152,33 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
 }
 
-/** API Priority and Fairness over the server's seats, classifying by kube's default FlowSchemas. */
-function startFlowControl(options: ServeOptions, watchCaches: WatchCaches): FlowControl {
+/**
+ * API Priority and Fairness over the server's seats, following the stored FlowSchemas and
+ * PriorityLevelConfigurations: each change (a system admin's `kubectl apply`) reconfigures the
+ * dispatcher once its burst of events has been heard.
+ */
+function startFlowControl(options: ServeOptions, plane: ControlPlane): FlowControl {
   const flowControl = new FlowControl({
     maxRequestsInflight: options.inflight?.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
     maxMutatingRequestsInflight: options.inflight?.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
-    countObjects: (group, resource) => watchCaches.objectCount(group, resource),
+    countObjects: (group, resource) => plane.watchCaches.objectCount(group, resource),
   });
-  const withUid = <T extends { metadata: { name: string; uid?: string } }>(o: T): T => ({ ...o, metadata: { ...o.metadata, uid: randomUUID() } });
-  flowControl.configure([...MANDATORY_FLOW_SCHEMAS, ...SUGGESTED_FLOW_SCHEMAS].map(withUid), [...MANDATORY_PRIORITY_LEVELS, ...SUGGESTED_PRIORITY_LEVELS].map(withUid));
+  const { flowSchemas, priorityLevels } = plane.flowControlObjects;
+  const configure = (): void => {
+    flowControl.configure(flowSchemas.lister<KubeObject & FlowSchemaObject>().list(), priorityLevels.lister<KubeObject & PriorityLevelObject>().list());
+  };
+  let pending = false;
+  const changed = (): void => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      configure();
+    });
+  };
+  flowSchemas.onChange(changed);
+  priorityLevels.onChange(changed);
+  configure();
   return flowControl;
 }
 
@@ -185,7 +202,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     ].map((authenticate) => unlessTokenRevoked(revoked, authenticate));
     const isCertificateRevoked = (serialNumber: string) => revoked.isRevoked('certificate', serialNumber);
     const audit = options.audit ? await openAudit(options.audit, metrics, logger) : undefined;
-    const flowControl = startFlowControl(options, plane.watchCaches);
+    const flowControl = startFlowControl(options, plane);
     const app = buildApp({
       store,
       // Client certificates first, as kube-apiserver tries them first.
