@@ -11,8 +11,8 @@
  * seats only while it sends its initial state.
  *
  * A request the level cannot take (its queue full, or waiting past the wait limit) is answered
- * 429 with `Retry-After`, in kube-apiserver's words (a plain-text body, as its `tooManyRequests`
- * writes it). Every classified answer carries `X-Kubernetes-PF-FlowSchema-UID` and
+ * 429 with `Retry-After` (1 s, growing while the level keeps dropping: retry-after.ts), in
+ * kube-apiserver's words (a plain-text body, as its `tooManyRequests` writes it). Every classified answer carries `X-Kubernetes-PF-FlowSchema-UID` and
  * `X-Kubernetes-PF-PriorityLevel-UID`.
  *
  * @example
@@ -24,6 +24,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import type { FlowSchemaObject, PriorityLevelObject } from './flow-objects.js';
 import { FlowClassifier } from './flow-classifier.js';
 import { FlowRequest, QueueSet, type FlowRequestCallbacks } from './queue-set.js';
+import { RetryAfter } from './retry-after.js';
 import { flowHash } from './shuffle-shard.js';
 import { estimateSeats, type ObjectCount } from './work-estimate.js';
 
@@ -35,8 +36,6 @@ export const DEFAULT_QUEUE_WAIT_LIMIT_MS = 15_000;
 export const FLOW_SCHEMA_UID_HEADER = 'X-Kubernetes-PF-FlowSchema-UID';
 export const PRIORITY_LEVEL_UID_HEADER = 'X-Kubernetes-PF-PriorityLevel-UID';
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, please try again later.';
-/** Seconds a rejected client is told to wait. */
-const RETRY_AFTER_SECONDS = '1';
 
 /** Subresources whose requests stay open; kube-apiserver's long-running check passes them by. */
 const LONG_RUNNING_SUBRESOURCES = new Set(['exec', 'attach', 'portforward', 'proxy', 'log']);
@@ -54,6 +53,8 @@ export interface PriorityLevelState {
   name: string;
   uid: string;
   queueSet: QueueSet | null;
+  /** The Retry-After its rejections carry (kept across reconfiguration, as kube keeps it by name). */
+  retryAfter: RetryAfter;
 }
 
 /** What a request holds: release it when its response ends, or a watch once its initial state is sent. */
@@ -74,6 +75,7 @@ class Admission implements FlowRequestCallbacks, HeldSeats {
   constructor(
     seats: number,
     private readonly queueSet: QueueSet,
+    private readonly retryAfter: RetryAfter,
     private readonly reply: FastifyReply,
     private readonly done: HookHandlerDoneFunction,
   ) {
@@ -85,8 +87,9 @@ class Admission implements FlowRequestCallbacks, HeldSeats {
   }
 
   reject(): void {
+    this.retryAfter.recordDrop(Math.floor(Date.now() / 1000));
     if (this.reply.raw.destroyed) return;
-    answerTooManyRequests(this.reply);
+    answerTooManyRequests(this.reply, this.retryAfter.seconds);
   }
 
   release = (): void => {
@@ -94,9 +97,9 @@ class Admission implements FlowRequestCallbacks, HeldSeats {
   };
 }
 
-function answerTooManyRequests(reply: FastifyReply): void {
+function answerTooManyRequests(reply: FastifyReply, retryAfterSeconds: number): void {
   // kube-apiserver's tooManyRequests: http.Error's plain text and headers, and Retry-After.
-  reply.code(429).header('Retry-After', RETRY_AFTER_SECONDS).header('X-Content-Type-Options', 'nosniff').type('text/plain; charset=utf-8').send(`${TOO_MANY_REQUESTS_MESSAGE}\n`);
+  reply.code(429).header('Retry-After', String(retryAfterSeconds)).header('X-Content-Type-Options', 'nosniff').type('text/plain; charset=utf-8').send(`${TOO_MANY_REQUESTS_MESSAGE}\n`);
 }
 
 export class FlowControl {
@@ -121,8 +124,9 @@ export class FlowControl {
     const next = new Map<string, PriorityLevelState>();
     for (const level of levels) {
       const uid = level.metadata.uid ?? '';
+      const retryAfter = this.levels.get(level.metadata.name)?.retryAfter ?? new RetryAfter();
       if (level.spec.type === 'Exempt') {
-        next.set(level.metadata.name, { name: level.metadata.name, uid, queueSet: null });
+        next.set(level.metadata.name, { name: level.metadata.name, uid, queueSet: null, retryAfter });
         continue;
       }
       const response = level.spec.limited?.limitResponse;
@@ -135,7 +139,7 @@ export class FlowControl {
       };
       const old = this.levels.get(level.metadata.name)?.queueSet;
       const same = old && old.config.seats === config.seats && old.config.queues === config.queues && old.config.handSize === config.handSize && old.config.queueLengthLimit === config.queueLengthLimit;
-      next.set(level.metadata.name, { name: level.metadata.name, uid, queueSet: same ? old : new QueueSet(config, { waitLimitMs: this.options.queueWaitLimitMs ?? DEFAULT_QUEUE_WAIT_LIMIT_MS }) });
+      next.set(level.metadata.name, { name: level.metadata.name, uid, queueSet: same ? old : new QueueSet(config, { waitLimitMs: this.options.queueWaitLimitMs ?? DEFAULT_QUEUE_WAIT_LIMIT_MS }), retryAfter });
     }
     for (const [name, state] of this.levels) if (next.get(name)?.queueSet !== state.queueSet) state.queueSet?.stop();
     this.levels = next;
@@ -168,7 +172,7 @@ export class FlowControl {
     reply.raw.setHeader(PRIORITY_LEVEL_UID_HEADER, level.uid);
     if (!level.queueSet) return done();
     const query = request.query as Record<string, unknown> | undefined;
-    const admission = new Admission(estimateSeats(info, query, this.countObjects), level.queueSet, reply, done);
+    const admission = new Admission(estimateSeats(info, query, this.countObjects), level.queueSet, level.retryAfter, reply, done);
     kube.seats = admission;
     reply.raw.once('close', admission.release);
     level.queueSet.enqueue(flowHash(schema?.metadata.name ?? 'catch-all', kube.tenant), admission.flow);
