@@ -78,14 +78,20 @@ describe.each(backendCases(kubectlPath !== undefined).slice(0, 1))('fairness bet
     });
 
     it('lists the default FlowSchemas and PriorityLevelConfigurations to the system admin, nothing to a tenant', async () => {
+      // MISSINGPL is the Dangling condition, which the server sets a moment after start.
+      await eventually('the Dangling conditions', async () => /exempt\s+exempt\s+1\s+<none>\s+\S+\s+False$/m.test((await kubectl.run(['get', 'flowschemas'])).stdout));
       const result = await kubectl.run(['get', 'flowschemas,prioritylevelconfigurations']);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toMatch(/^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL$/m);
-      expect(result.stdout).toMatch(/^flowschema\.flowcontrol\.apiserver\.k8s\.io\/exempt\s+exempt\s+1\s+<none>\s+\S+\s+\?$/m);
+      expect(result.stdout).toMatch(/^flowschema\.flowcontrol\.apiserver\.k8s\.io\/exempt\s+exempt\s+1\s+<none>\s+\S+\s+False$/m);
       expect(result.stdout).toMatch(/^flowschema\.flowcontrol\.apiserver\.k8s\.io\/global-default\s+global-default\s+9900\s+ByUser\s/m);
       expect(result.stdout).toMatch(/^NAME\s+TYPE\s+NOMINALCONCURRENCYSHARES\s+QUEUES\s+HANDSIZE\s+QUEUELENGTHLIMIT\s+AGE$/m);
       expect(result.stdout).toMatch(/^prioritylevelconfiguration\.flowcontrol\.apiserver\.k8s\.io\/workload-low\s+Limited\s+100\s+128\s+6\s+50\s/m);
       expect((await noisy.api.request('GET', '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas')).status).toBe(403);
+      // A schema naming a level that does not exist dangles (its requests would go to catch-all).
+      const dangling = { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'FlowSchema', metadata: { name: 'dangling' }, spec: { priorityLevelConfiguration: { name: 'nowhere' }, matchingPrecedence: 9999, rules: [{ subjects: [{ kind: 'User', user: { name: 'nobody' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/nowhere'] }] }] } };
+      expect((await cluster.api.request('POST', '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas', { json: dangling })).status).toBe(201);
+      await eventually('dangling to be marked', async () => /^dangling\s+nowhere\s+9999\s+<none>\s+\S+\s+True$/m.test((await kubectl.run(['get', 'flowschemas'])).stdout));
       // Every answer names the schema and level that admitted it.
       const res = await quiet.api.request('GET', LIST);
       const globalDefault = (await cluster.api.request('GET', '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/global-default')).json<{ metadata: { uid: string } }>();

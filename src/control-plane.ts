@@ -44,6 +44,7 @@ import type { ObjectKey } from './client/object-key.js';
 import { INITIAL_NAMESPACES, initialNamespace } from '../controllers/tenant/space-layout.js';
 import { ensureBootstrapPolicy } from './apiserver-controllers/ensure-bootstrap-policy.js';
 import { ensureFlowControlDefaults } from './apiserver-controllers/ensure-flow-control-defaults.js';
+import { flowSchemaStatusController } from './apiserver-controllers/flow-schema-status/flow-schema-status-controller.js';
 import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
 import { cachedServiceAccountLookup, storeServiceAccountLookup, type ServiceAccountLookup } from '../authz/service-account-authenticator.js';
@@ -295,6 +296,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     kubernetesService.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log }),
     policyStatusController({ generic, policies: policyInformers.validating, policyDef: kind('admissionregistration.k8s.io', 'validatingadmissionpolicies'), registry, log: options.log }),
+    flowSchemaStatusController({ generic, ...flowControlObjects, flowSchemaDef: flowControlKinds.flowSchemas, log: options.log }),
   ];
   const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), ttlMs: options.eventTtlMs, log: options.log });
   informers.start();
