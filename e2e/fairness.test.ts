@@ -49,6 +49,7 @@ function percentile(sorted: number[], p: number): number {
 
 function hand(tenant: string): number[] {
   const cards = new Int32Array(2);
+  // The flow is (priority level, tenant); the level is named tenant-requests.
   dealHand(flowHash('tenant-requests', tenant), 64, 2, cards);
   return [...cards];
 }

@@ -175,6 +175,9 @@ export class FlowControl {
     const admission = new Admission(estimateSeats(info, query, this.countObjects), level.queueSet, level.retryAfter, reply, done);
     kube.seats = admission;
     reply.raw.once('close', admission.release);
-    level.queueSet.enqueue(flowHash(schema?.metadata.name ?? 'catch-all', kube.tenant), admission.flow);
+    // The flow is (priority level, tenant): every schema's requests of one space at a level share
+    // one flow, so a tenant gains nothing by matching several schemas (kube hashes the schema's
+    // name with its distinguisher instead).
+    level.queueSet.enqueue(flowHash(level.name, kube.tenant), admission.flow);
   };
 }
