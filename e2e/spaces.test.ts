@@ -132,8 +132,8 @@ describe.each(backendCases(kubectlPath !== undefined))('spaces on the $backend b
     it.skipIf(backend !== 'etcd')('stores every object under its tenant segment', async () => {
       {
         const keys = await etcdKeys(cluster.etcd!.endpoint);
-        // Tenants, nodes and APIServices are above the spaces: their keys have no tenant segment.
-        const aboveSpaces = ['/registry/core/tenants/', '/registry/core/nodes/', '/registry/apiregistration.k8s.io/apiservices/'];
+        // Tenants, nodes, APIServices and the flow-control configuration are above the spaces: their keys have no tenant segment.
+        const aboveSpaces = ['/registry/core/tenants/', '/registry/core/nodes/', '/registry/apiregistration.k8s.io/apiservices/', '/registry/flowcontrol.apiserver.k8s.io/'];
         const objectKeys = keys.filter((k) => !aboveSpaces.some((prefix) => k.startsWith(prefix)));
         expect(objectKeys.length).toBeGreaterThan(20);
         for (const key of objectKeys) expect(key).toMatch(/^\/registry\/[^/]+\/[^/]+\/(system|t1|t2)\//);

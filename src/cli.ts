@@ -26,6 +26,7 @@ import { DEFAULT_IDENTITY_LEASE_DURATION_SECONDS, DEFAULT_IDENTITY_LEASE_RENEW_I
 import { DEFAULT_NODE_SIMULATOR_SETTINGS, type NodeSimulatorSettings } from '../controllers/node-simulator/node-simulator.js';
 import { runNodeSimulator } from './run-node-simulator.js';
 import { DEFAULT_TERMINATED_POD_GC_THRESHOLD } from '../controllers/pod-gc/pod-gc-controller.js';
+import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './server/flowcontrol/dispatcher.js';
 
 /** A key prefix: `/name`, `/a/b`; no trailing slash (keys add their own), no whitespace. */
 const ETCD_PREFIX = /^\/[^\s]*[^/\s]$/;
@@ -188,6 +189,8 @@ await yargs(hideBin(process.argv))
           .option('audit-log-maxsize', { type: 'number', default: 0, describe: 'Rotate the audit log past this many MB (0: never)' })
           .option('audit-log-maxbackup', { type: 'number', default: 0, describe: 'Rotated audit logs kept (0: all)' })
           .option('audit-log-maxage', { type: 'number', default: 0, describe: 'Days a rotated audit log is kept (0: forever)' })
+          .option('max-requests-inflight', { type: 'number', default: DEFAULT_MAX_REQUESTS_INFLIGHT, describe: 'With --max-mutating-requests-inflight, the seats API Priority and Fairness shares among priority levels' })
+          .option('max-mutating-requests-inflight', { type: 'number', default: DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, describe: 'Added to --max-requests-inflight: the server\'s total concurrency limit' })
           .option('log-level', { type: 'string', choices: LOG_LEVELS, describe: 'Log level (default: from --v, else info)' })
           .option('v', { type: 'number', default: 0, describe: 'klog verbosity: 0-1 info, 2-4 debug, 5 and up trace' })
           .check((argv) => {
@@ -200,6 +203,9 @@ await yargs(hideBin(process.argv))
             if ((argv['etcd-certfile'] === undefined) !== (argv['etcd-keyfile'] === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
             if ((argv['tls-cert-file'] === undefined) !== (argv['tls-private-key-file'] === undefined)) throw new Error('--tls-cert-file and --tls-private-key-file go together');
             if ((argv['audit-policy-file'] === undefined) !== (argv['audit-log-path'] === undefined)) throw new Error('--audit-policy-file and --audit-log-path go together');
+            for (const flag of ['max-requests-inflight', 'max-mutating-requests-inflight'] as const) {
+              if (!Number.isInteger(argv[flag]) || argv[flag] <= 0) throw new Error(`--${flag} must be a whole number, 1 or more, got ${argv[flag]}`);
+            }
             for (const flag of ['audit-log-maxsize', 'audit-log-maxbackup', 'audit-log-maxage', 'v'] as const) {
               if (!Number.isInteger(argv[flag]) || argv[flag] < 0) throw new Error(`--${flag} must be a whole number, 0 or more`);
             }
@@ -252,6 +258,7 @@ await yargs(hideBin(process.argv))
         eventTtlMs: parseDuration(argv['event-ttl']),
         leaderElection: { enabled: argv['leader-elect'], timing: leaderElectionTiming(argv) },
         identityLease: { durationSeconds: argv['identity-lease-duration-seconds'], renewIntervalSeconds: argv['identity-lease-renew-interval-seconds'] },
+        inflight: { maxRequestsInflight: argv['max-requests-inflight'], maxMutatingRequestsInflight: argv['max-mutating-requests-inflight'] },
       });
     },
   )

@@ -43,6 +43,8 @@ import { InformerFactory } from '../controllers/runtime/informer-factory.js';
 import type { ObjectKey } from './client/object-key.js';
 import { INITIAL_NAMESPACES, initialNamespace } from '../controllers/tenant/space-layout.js';
 import { ensureBootstrapPolicy } from './apiserver-controllers/ensure-bootstrap-policy.js';
+import { ensureFlowControlDefaults } from './apiserver-controllers/ensure-flow-control-defaults.js';
+import { flowSchemaStatusController } from './apiserver-controllers/flow-schema-status/flow-schema-status-controller.js';
 import { Authorizer } from '../authz/authorize.js';
 import { RbacIndex, type RbacKind } from '../authz/rbac/rbac-index.js';
 import { cachedServiceAccountLookup, storeServiceAccountLookup, type ServiceAccountLookup } from '../authz/service-account-authenticator.js';
@@ -83,6 +85,8 @@ export interface ControlPlane {
   serviceAccountLookup: ServiceAccountLookup;
   /** Which nodes run pods of which space, kept by the shared pods informer. */
   nodeUsage: NodeUsage;
+  /** The FlowSchemas and PriorityLevelConfigurations (synced before the plane is returned), for API Priority and Fairness. */
+  flowControlObjects: { flowSchemas: Informer; priorityLevels: Informer };
   /** The `kubernetes` Service's endpoint in every space, once the server listens; until then that controller waits. */
   advertise(apiServer: AdvertisedEndpoint): void;
   /** Stops publishing this server's endpoint (another replica publishes its own). */
@@ -270,6 +274,9 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   await Promise.all(INITIAL_NAMESPACES.map((name) => createIfAbsent(generic, kinds.namespaces, initialNamespace(name), SYSTEM_TENANT)));
   await ensureBootstrapPolicy(generic, kinds);
   await ensureLocalAPIServices(generic, requireKind(registry, 'apiregistration.k8s.io', 'apiservices'), registry);
+  const flowControlKinds = { flowSchemas: requireKind(registry, 'flowcontrol.apiserver.k8s.io', 'flowschemas'), priorityLevels: requireKind(registry, 'flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations') };
+  await ensureFlowControlDefaults(generic, flowControlKinds);
+  const flowControlObjects = { flowSchemas: informers.informerFor(flowControlKinds.flowSchemas), priorityLevels: informers.informerFor(flowControlKinds.priorityLevels) };
 
   const kind = (group: string, resource: string) => requireKind(registry, group, resource);
   const spaceDefaultDefs = { services: kind('', 'services'), endpoints: kind('', 'endpoints'), endpointSlices: kind('discovery.k8s.io', 'endpointslices') };
@@ -291,12 +298,13 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     kubernetesService.controller,
     crdStatusController({ generic, crds, crdDef, registry, log: options.log, onKindsRetired: (defs) => defs.forEach((def) => watchCaches.retire(def)) }),
     policyStatusController({ generic, policies: policyInformers.validating, policyDef: kind('admissionregistration.k8s.io', 'validatingadmissionpolicies'), registry, log: options.log }),
+    flowSchemaStatusController({ generic, ...flowControlObjects, flowSchemaDef: flowControlKinds.flowSchemas, log: options.log }),
   ];
   const eventExpiry = new EventExpiry({ generic, watchCaches, events: kind('', 'events'), ttlMs: options.eventTtlMs, log: options.log });
   informers.start();
   for (const c of controllers) c.start();
   eventExpiry.start();
-  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, policyInformers.validating, policyInformers.validatingBindings, policyInformers.mutating, policyInformers.mutatingBindings, webhookInformers.validating, webhookInformers.mutating, ...rbacInformers].map((i) => i.waitForSync()));
+  await Promise.all([tenants, serviceAccounts, pods, namespaced.quotas, namespaced.limitRanges, policyInformers.validating, policyInformers.validatingBindings, policyInformers.mutating, policyInformers.mutatingBindings, webhookInformers.validating, webhookInformers.mutating, flowControlObjects.flowSchemas, flowControlObjects.priorityLevels, ...rbacInformers].map((i) => i.waitForSync()));
 
   return {
     registry,
@@ -307,6 +315,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     tenantUid: (name) => tenants.get({ tenant: '', namespace: '', name })?.metadata.uid,
     serviceAccountLookup: cachedServiceAccountLookup((key) => serviceAccounts.get(key), storeServiceAccountLookup(generic, registry)),
     nodeUsage,
+    flowControlObjects,
     advertise(apiServer) {
       kubernetesService.advertise(apiServer);
     },

@@ -17,7 +17,7 @@ import { x509Authenticator } from '../authz/x509-authenticator.js';
 import { openStore } from '../storage/open-store.js';
 import type { EtcdTlsFiles } from '../storage/etcd/etcd-store.js';
 import { startCompactor } from '../storage/compactor.js';
-import { startControlPlane } from './control-plane.js';
+import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.js';
 import { advertiseAddress } from './bootstrap/advertise-address.js';
 import { prepareDataDir } from './bootstrap/data-dir.js';
@@ -38,6 +38,9 @@ import { InProcessIdentities } from '../authz/in-process-identities.js';
 import { APISERVER_USER, inProcessClient, startInProcessControllerManager } from './in-process-controller-manager.js';
 import { CONTROLLER_MANAGER_USER, NODE_SIMULATOR_USER } from '../authz/rbac/bootstrap-policy.js';
 import { hostname } from 'node:os';
+import type { KubeObject } from '../api/registry/object.js';
+import type { FlowSchemaObject, PriorityLevelObject } from './server/flowcontrol/flow-objects.js';
+import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, FlowControl } from './server/flowcontrol/dispatcher.js';
 import { SYSTEM_TENANT } from '../api/spaces.js';
 import { CONTROLLER_MANAGER_LEASE, LEADER_ELECTION_NAMESPACE } from '../controllers/controller-manager.js';
 import type { LeaderElectionTiming } from '../controllers/runtime/leader-election.js';
@@ -92,6 +95,8 @@ export interface ServeOptions {
   leaderElection: { enabled: boolean; timing: LeaderElectionTiming };
   /** `--identity-lease-duration-seconds`, `--identity-lease-renew-interval-seconds`. */
   identityLease: { durationSeconds: number; renewIntervalSeconds: number };
+  /** `--max-requests-inflight` and `--max-mutating-requests-inflight`: the seats API Priority and Fairness shares out. */
+  inflight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
 }
 
 /** kube-apiserver's compaction interval: clients keep at least this much history to resume from. */
@@ -147,6 +152,36 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
 }
 
+/**
+ * API Priority and Fairness over the server's seats, following the stored FlowSchemas and
+ * PriorityLevelConfigurations: each change (a system admin's `kubectl apply`) reconfigures the
+ * dispatcher once its burst of events has been heard.
+ */
+function startFlowControl(options: ServeOptions, plane: ControlPlane): FlowControl {
+  const flowControl = new FlowControl({
+    maxRequestsInflight: options.inflight?.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
+    maxMutatingRequestsInflight: options.inflight?.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+    countObjects: (group, resource) => plane.watchCaches.objectCount(group, resource),
+  });
+  const { flowSchemas, priorityLevels } = plane.flowControlObjects;
+  const configure = (): void => {
+    flowControl.configure(flowSchemas.lister<KubeObject & FlowSchemaObject>().list(), priorityLevels.lister<KubeObject & PriorityLevelObject>().list());
+  };
+  let pending = false;
+  const changed = (): void => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      configure();
+    });
+  };
+  flowSchemas.onChange(changed);
+  priorityLevels.onChange(changed);
+  configure();
+  return flowControl;
+}
+
 async function start(options: ServeOptions, logger: Logger): Promise<void> {
   const buildInfo = await readBuildInfo();
   const prepared = await prepareDataDir(options, logger);
@@ -167,6 +202,7 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     ].map((authenticate) => unlessTokenRevoked(revoked, authenticate));
     const isCertificateRevoked = (serialNumber: string) => revoked.isRevoked('certificate', serialNumber);
     const audit = options.audit ? await openAudit(options.audit, metrics, logger) : undefined;
+    const flowControl = startFlowControl(options, plane);
     const app = buildApp({
       store,
       // Client certificates first, as kube-apiserver tries them first.
@@ -186,8 +222,10 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
       audit: audit?.recorder,
       tls: { ...prepared.serving, clientCa: prepared.clientCaBundle },
       http2: options.http2,
+      flowControl,
     });
     app.addHook('onClose', async () => {
+      flowControl.stop();
       await audit?.log.close();
     });
     await app.listen({ host: options.bindAddress, port: options.securePort });

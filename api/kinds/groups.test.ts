@@ -99,6 +99,23 @@ const samples: Record<string, KubeObject> = {
       ],
     },
   },
+  flowschemas: {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'FlowSchema',
+    metadata: { name: 'tenants' },
+    spec: {
+      priorityLevelConfiguration: { name: 'tenants' },
+      matchingPrecedence: 1000,
+      distinguisherMethod: { type: 'ByUser' },
+      rules: [{ subjects: [{ kind: 'Group', group: { name: 'system:authenticated' } }], resourceRules: [{ verbs: ['list'], apiGroups: [''], resources: ['configmaps'], namespaces: ['*'] }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/api/*'] }] }],
+    },
+  },
+  prioritylevelconfigurations: {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name: 'tenants' },
+    spec: { type: 'Limited', limited: { nominalConcurrencyShares: 20, lendablePercent: 50, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 6, queueLengthLimit: 50 } } } },
+  },
 };
 
 /** Every component name a schema refers to, directly or through other components. */
@@ -158,6 +175,8 @@ describe('groupKinds', () => {
       'scheduling.k8s.io/v1/priorityclasses',
       'coordination.k8s.io/v1/leases',
       'discovery.k8s.io/v1/endpointslices',
+      'flowcontrol.apiserver.k8s.io/v1/flowschemas',
+      'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations',
     ]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * Every built-in kind outside the core group, in the order kube-apiserver's `/apis` lists their
  * groups (apiregistration, apps, events, autoscaling, batch, networking, policy, rbac, storage,
- * admissionregistration, apiextensions, scheduling, coordination, discovery: kube-aggregator's group priorities;
+ * admissionregistration, apiextensions, scheduling, coordination, discovery, flowcontrol: kube-aggregator's group priorities;
  * certificates between batch and networking).
  */
 import type { ResourceDefinition } from '../registry/resource-definition.js';
@@ -15,6 +15,7 @@ import { certificatesKinds } from './certificates/index.js';
 import { coordinationKinds } from './coordination/index.js';
 import { discoveryKinds } from './discovery/index.js';
 import { eventsKinds } from './events/index.js';
+import { flowcontrolKinds } from './flowcontrol/index.js';
 import { networkingKinds } from './networking/index.js';
 import { policyKinds } from './policy/index.js';
 import { rbacKinds } from './rbac/index.js';
@@ -37,4 +38,5 @@ export const groupKinds: ResourceDefinition[] = [
   ...schedulingKinds,
   ...coordinationKinds,
   ...discoveryKinds,
+  ...flowcontrolKinds,
 ];

@@ -602,6 +602,12 @@ export class WatchCaches {
     );
   }
 
+  /** Objects of a kind in memory, across every space; undefined until its cache has loaded. */
+  objectCount(group: string, resource: string): number | undefined {
+    for (const [def, cache] of this.loaded) if (def.group === group && def.resource === resource) return cache.size;
+    return undefined;
+  }
+
   /** Each loaded cache's size and revision, for the server's metrics. */
   stats(): Array<{ def: ResourceDefinition; objects: number; events: number; revision: number }> {
     return [...this.loaded.entries()].map(([def, cache]) => ({ def, objects: cache.size, events: cache.eventCount, revision: cache.revision }));

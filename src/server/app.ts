@@ -34,6 +34,7 @@ import { versionRoutes } from './version-routes.js';
 import type { ApiMetrics } from './metrics.js';
 import { metricsRoutes, recordRequestMetrics } from './metrics-routes.js';
 import { recordAudit, type AuditRecorder } from './audit/audit-events.js';
+import type { FlowControl } from './flowcontrol/dispatcher.js';
 
 const AUDIT_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -88,6 +89,8 @@ export interface AppDeps {
   audit?: AuditRecorder;
   /** HTTP/2 beside HTTP/1.1 on the TLS listener (on unless disabled); no effect without `tls`. */
   http2?: Http2Options;
+  /** API Priority and Fairness; without it every request is served at once. */
+  flowControl?: FlowControl;
 }
 
 /**
@@ -175,6 +178,7 @@ export function buildApp(deps: AppDeps): KubeApp {
   app.addHook('onRequest', authenticateRequest(deps.authenticate, deps.authorizer, deps.tenantExists, deps.tenantUid));
   audit?.afterAuthentication();
   if (requestLogging) app.addHook('onRequest', bindRequestLog);
+  if (deps.flowControl) app.addHook('onRequest', deps.flowControl.onRequest);
 
   app.register(healthRoutes, { store: deps.store, isShuttingDown: () => shuttingDown });
   app.register(versionRoutes, { buildInfo: deps.buildInfo });

@@ -26,6 +26,11 @@ export interface KubeRequestContext {
   responseBody?: unknown;
   /** Audit annotations admission added (admission policies' Audit action), for the request's audit events. */
   auditAnnotations?: Map<string, string>;
+  /**
+   * The seats the request holds in API Priority and Fairness (flowcontrol/dispatcher.ts): given
+   * back when the response ends, or by the watch handler once the initial state is sent.
+   */
+  seats?: { release(): void };
 }
 
 /**

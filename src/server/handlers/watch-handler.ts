@@ -136,6 +136,8 @@ export async function handleWatch(deps: HandlerDeps, req: ResourceRequest, reque
   // The cache wrote the initial state within startWatch; live events count from here.
   sendingInitialState = false;
   initialBacklog = raw.writableLength;
+  // A watch holds its seats only for its initial state (kube-apiserver's watch initialization).
+  request.kube?.seats?.release();
 
   function startStream(): void {
     const warning = reply.getHeader('warning');
