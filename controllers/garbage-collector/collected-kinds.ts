@@ -37,6 +37,8 @@ export const IGNORED_RESOURCES: ReadonlySet<string> = new Set([
   'tenants',
   'nodes',
   'apiservices.apiregistration.k8s.io',
+  'flowschemas.flowcontrol.apiserver.k8s.io',
+  'prioritylevelconfigurations.flowcontrol.apiserver.k8s.io',
 ]);
 
 /** The verbs the collector needs on a resource: to build its graph and to delete. */
