@@ -414,4 +414,36 @@ export const groupSamples = [
     deprecatedLastTimestamp: null,
     deprecatedCount: 3,
   },
+  {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'FlowSchema',
+    metadata: { name: 'tenant-requests', uid: '7c2e9a1b-3d4f-4e5a-8b6c-0d1e2f3a4b60', resourceVersion: '95', creationTimestamp: '2025-03-04T05:00:00Z', annotations: { 'apf.kubernetes.io/autoupdate-spec': 'false' } },
+    spec: {
+      priorityLevelConfiguration: { name: 'tenant-requests' },
+      matchingPrecedence: 8000,
+      distinguisherMethod: { type: 'ByUser' },
+      rules: [
+        {
+          subjects: [{ kind: 'Group', group: { name: 'system:authenticated' } }, { kind: 'ServiceAccount', serviceAccount: { namespace: 'kube-system', name: '*' } }, { kind: 'User', user: { name: 'alice' } }],
+          resourceRules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps', 'pods/status'], clusterScope: true, namespaces: ['*'] }],
+          nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/readyz/*'] }],
+        },
+      ],
+    },
+    status: { conditions: [{ type: 'Dangling', status: 'False', lastTransitionTime: '2025-03-04T05:00:01Z', reason: 'Found', message: 'This FlowSchema references the PriorityLevelConfiguration object named "tenant-requests" and it exists' }] },
+  },
+  {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name: 'tenant-requests', uid: '7c2e9a1b-3d4f-4e5a-8b6c-0d1e2f3a4b61', resourceVersion: '96', creationTimestamp: '2025-03-04T05:00:00Z' },
+    spec: { type: 'Limited', limited: { nominalConcurrencyShares: 0, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 2, queueLengthLimit: 5 } }, lendablePercent: 0, borrowingLimitPercent: 100 } },
+    status: {},
+  },
+  {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name: 'exempt', uid: '7c2e9a1b-3d4f-4e5a-8b6c-0d1e2f3a4b62', resourceVersion: '97', creationTimestamp: '2025-03-04T05:00:00Z' },
+    spec: { type: 'Exempt', exempt: { nominalConcurrencyShares: 0, lendablePercent: 0 } },
+    status: {},
+  },
 ];
