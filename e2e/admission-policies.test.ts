@@ -223,6 +223,12 @@ describe.each(backendCases(kubectlPath !== undefined))('admission policies on th
       expect(created.code, created.stderr).toBe(0);
       const listed = await kubectl.run(['get', 'mutatingadmissionpolicies'], { kubeconfig: t1.kubeconfig });
       expect(listed.stdout).toMatch(/^NAME\s+MUTATIONS\s+PARAMKIND\s+AGE\ndefault-team\s+1\s+<unset>\s+/);
+      // Written as v1alpha1, read in every served version (v1 since Kubernetes 1.36).
+      for (const version of ['v1', 'v1beta1']) {
+        const read = await t1.api.request('GET', `/apis/${GROUP}/${version}/mutatingadmissionpolicies/default-team`);
+        expect(read.status, read.body).toBe(200);
+        expect(read.json()).toMatchObject({ apiVersion: `${GROUP}/${version}`, kind: 'MutatingAdmissionPolicy', spec: { reinvocationPolicy: 'Never' } });
+      }
       const manual = (name: string, labels?: Record<string, string>): Manifest => ({
         apiVersion: 'v1',
         kind: 'Pod',

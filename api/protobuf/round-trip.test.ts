@@ -22,6 +22,8 @@ const label = (s: Sample): string => `${s.apiVersion} ${s.kind} ${String((s['met
 describe('every served built-in kind', () => {
   it('has a protobuf form unless served as JSON only', () => {
     expect(allKinds.filter(jsonOnly).map((def) => [`${def.apiVersion} ${def.kind}`, hasProtobufForm(def)])).toEqual([
+      ['admissionregistration.k8s.io/v1 MutatingAdmissionPolicy', false],
+      ['admissionregistration.k8s.io/v1 MutatingAdmissionPolicyBinding', false],
       ['admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicy', false],
       ['admissionregistration.k8s.io/v1beta1 MutatingAdmissionPolicyBinding', false],
       ['admissionregistration.k8s.io/v1alpha1 MutatingAdmissionPolicy', false],

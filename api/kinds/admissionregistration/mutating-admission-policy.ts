@@ -1,8 +1,8 @@
 /**
  * admissionregistration.k8s.io MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding: CEL
- * mutations of a space's requests (evaluated by `api/admission/policies/`). Served as v1alpha1
- * (kube-apiserver 1.32–1.33, which kubectl 1.33 discovers) and v1beta1 (1.34), one storage in
- * v1beta1: the two versions have the same fields. Space-scoped. Kubernetes' behaviour:
+ * mutations of a space's requests (evaluated by `api/admission/policies/`). Served as v1
+ * (kube-apiserver 1.36), v1beta1 (1.34) and v1alpha1 (1.32–1.33, which kubectl 1.33 discovers),
+ * one storage in v1beta1: the versions have the same fields. Space-scoped. Kubernetes' behaviour:
  * `pkg/apis/admissionregistration/validation` (validateMutatingAdmissionPolicy), printers.
  */
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
@@ -44,9 +44,10 @@ export type MutatingAdmissionPolicyBinding = BindingObject<BindingSpecCommon>;
 
 const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
-/** The versions served, in kube's priority order; the first is where objects are stored. */
-export const MUTATING_POLICY_VERSIONS = ['v1beta1', 'v1alpha1'] as const;
-const STORAGE_VERSION = MUTATING_POLICY_VERSIONS[0];
+/** The versions served, in kube's priority order. */
+export const MUTATING_POLICY_VERSIONS = ['v1', 'v1beta1', 'v1alpha1'] as const;
+/** Where objects are stored: v1beta1, as before v1 was served (the versions' fields are the same). */
+const STORAGE_VERSION = 'v1beta1';
 
 function schemasFor(version: string): { policy: Schema; binding: Schema } {
   const prefix = `io.k8s.api.admissionregistration.${version}.`;
