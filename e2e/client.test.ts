@@ -5,7 +5,6 @@
  * paging, a watch resumed across a server restart and relisted after compaction (etcd), and the
  * example controller of docs/controller-authors.md.
  */
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configMaps, isForbidden, KubeClient, namespaces, type ConfigMap, type KubeObject, type ResourceClient, type WatchEvent } from '../src/client/index.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { dataDigest, isSummary, SUMMARY_NAME, summaryData } from './examples/config-map-summary-controller.js';
+import { startNodeChild } from './harness/node-child.js';
 import { REPO_ROOT, type ExitStatus } from './harness/server.js';
 import { certificateKubeconfig, createTenants, eventually, grantAndWait, userKubeconfig } from './harness/spaces.js';
 
@@ -44,25 +44,12 @@ async function nextEvents<T extends KubeObject>(watch: AsyncGenerator<WatchEvent
  * `pid` is the controller's own), from the build (`dist/e2e/examples/`).
  */
 function startSummaryController(kubeconfig: string): { pid: number; loggedPid: () => Promise<number>; kill9: () => Promise<ExitStatus>; stop: () => Promise<ExitStatus> } {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/e2e/examples/run-config-map-summary.js'), kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<ExitStatus>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const killOnExit = (): void => void child.kill('SIGKILL');
-  process.on('exit', killOnExit);
-  void exited.then(() => process.off('exit', killOnExit));
-  const pid = child.pid!;
-  const signal = async (name: NodeJS.Signals): Promise<ExitStatus> => {
-    // The process we started, by its own pid.
-    if (child.exitCode === null && child.signalCode === null) process.kill(pid, name);
-    return exited;
-  };
+  const child = startNodeChild([join(REPO_ROOT, 'dist/e2e/examples/run-config-map-summary.js'), kubeconfig]);
   const loggedPid = async (): Promise<number> => {
-    await eventually(`the controller to start; output:\n${output}`, async () => output.includes('"pid"') || child.exitCode !== null, 30_000);
-    return (JSON.parse(output.split('\n')[0]!) as { pid: number }).pid;
+    await eventually(`the controller to start; output:\n${child.output()}`, async () => child.output().includes('"pid"') || child.exited(), 30_000);
+    return (JSON.parse(child.output().split('\n')[0]!) as { pid: number }).pid;
   };
-  return { pid, loggedPid, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+  return { pid: child.pid, loggedPid, kill9: () => child.signal('SIGKILL'), stop: () => child.signal('SIGTERM') };
 }
 
 describe('docs/controller-authors.md', () => {

@@ -9,9 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clusterRoles } from '../api/kinds/rbac/clusterrole.js';
 import { configMaps, isNotFound, KubeClient, leases, namespaces, serviceAccounts, tenants, type KubeObject, type Lease, type ResourceClient } from '../src/client/index.js';
-import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
-import { startControllerManager, type ControllerManagerProcess } from './harness/controller-manager.js';
-import { certificateKubeconfig } from './harness/spaces.js';
+import { backendCases } from './harness/cluster.js';
+import { startManagedCluster, type ControllerManagerProcess, type ManagedCluster } from './harness/controller-manager.js';
 
 const TIMING = { leaseDuration: '3s', renewDeadline: '2s', retryPeriod: '500ms' };
 const LEASE_MS = 3_000;
@@ -21,14 +20,12 @@ const TAKEOVER_LIMIT_MS = LEASE_MS + RETRY_MS * 2.2 + 1_000;
 
 describe.each(backendCases())('kube-spaces controllers on the $backend backend', ({ backend, skip }) => {
   describe.skipIf(skip)('against serve --controllers=false', () => {
-    let cluster: TestCluster;
+    let managed: ManagedCluster;
     let admin: KubeClient;
-    /** The manager's own user, with only the bootstrap policy's system:kube-controller-manager role. */
-    let managerKubeconfig: string;
-    const managers: ControllerManagerProcess[] = [];
+    const managers = (): ControllerManagerProcess[] => managed.managers;
     const lease = (): Promise<Lease> => admin.space('system').namespace('kube-system').resource(leases).get('kube-controller-manager');
     const killed = new Set<ControllerManagerProcess>();
-    const acting = () => managers.filter((m) => !killed.has(m) && m.logged('controller manager started').length > 0);
+    const acting = () => managers().filter((m) => !killed.has(m) && m.logged('controller manager started').length > 0);
 
     /** Namespace deletion (the namespace controller) and its new default ServiceAccount (the service-account controller). */
     async function expectControllersWork(name: string): Promise<void> {
@@ -47,14 +44,11 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
     }
 
     beforeAll(async () => {
-      cluster = await startCluster(backend, { extraArgs: ['--controllers=false'] });
-      admin = await KubeClient.fromKubeconfig({ path: cluster.server.adminKubeconfig });
-      managerKubeconfig = (await certificateKubeconfig(cluster, { tenant: 'system', user: 'system:kube-controller-manager' })).kubeconfig;
+      managed = await startManagedCluster(backend);
+      admin = managed.admin;
     });
     afterAll(async () => {
-      await Promise.all(managers.map((m) => m.kill9()));
-      admin?.close();
-      await cluster?.cleanup();
+      await managed?.cleanup();
     });
 
     const adminRules = async (): Promise<unknown[]> => ((await admin.space('system').resource(clusterRoles).get('admin')).rules ?? []);
@@ -70,11 +64,12 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
     });
 
     it('elects one of two managers started together; the leader runs the controllers', async () => {
-      managers.push(startControllerManager(managerKubeconfig, TIMING), startControllerManager(managerKubeconfig, TIMING));
-      const identities = await Promise.all(managers.map((m) => m.identity()));
+      managed.startManager(TIMING);
+      managed.startManager(TIMING);
+      const identities = await Promise.all(managers().map((m) => m.identity()));
       await vi.waitFor(() => expect(acting()).toHaveLength(1), { timeout: 15_000, interval: 100 });
       const leader = acting()[0]!;
-      expect((await lease()).spec?.holderIdentity).toBe(identities[managers.indexOf(leader)]);
+      expect((await lease()).spec?.holderIdentity).toBe(identities[managers().indexOf(leader)]);
 
       // The namespace from before the managers started gets its account and the CA the kubeconfig trusts too (level-based).
       await vi.waitFor(() => admin.space('system').namespace('unmanaged').resource(serviceAccounts).get('default'), { timeout: 15_000, interval: 100 });
@@ -89,7 +84,7 @@ describe.each(backendCases())('kube-spaces controllers on the $backend backend',
 
     it('moves to the other manager once a kill -9ed leader’s lease has expired', async () => {
       const leader = acting()[0]!;
-      const standby = managers.find((m) => m !== leader)!;
+      const standby = managers().find((m) => m !== leader)!;
       const standbyIdentity = await standby.identity();
       const killedAt = Date.now();
       await leader.kill9();

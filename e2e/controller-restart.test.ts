@@ -7,10 +7,9 @@
  * 4 pods of the new one, and no others left.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { deployments, KubeClient, pods, replicaSets, tenants, type Deployment } from '../src/client/index.js';
-import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
-import { startControllerManager, type ControllerManagerProcess } from './harness/controller-manager.js';
-import { certificateKubeconfig } from './harness/spaces.js';
+import { deployments, pods, replicaSets, tenants, type Deployment } from '../src/client/index.js';
+import { backendCases } from './harness/cluster.js';
+import { startManagedCluster, type ControllerManagerProcess, type ManagedCluster } from './harness/controller-manager.js';
 
 const TIMING = { leaseDuration: '3s', renewDeadline: '2s', retryPeriod: '500ms' };
 const REPLICAS = 4;
@@ -33,28 +32,18 @@ const deployment = (image: string): Deployment =>
 
 describe.each(backendCases())('a controller manager killed mid-rollout on the $backend backend', ({ backend, skip }) => {
   describe.skipIf(skip)('against serve --controllers=false --simulate-nodes 2', () => {
-    let cluster: TestCluster;
-    let admin: KubeClient;
-    let managerKubeconfig: string;
-    const managers: ControllerManagerProcess[] = [];
-    const start = (): ControllerManagerProcess => {
-      const manager = startControllerManager(managerKubeconfig, TIMING);
-      managers.push(manager);
-      return manager;
-    };
+    let managed: ManagedCluster;
+    const start = (): ControllerManagerProcess => managed.startManager(TIMING);
 
     beforeAll(async () => {
-      cluster = await startCluster(backend, { extraArgs: ['--controllers=false', '--simulate-nodes', '2', '--simulate-pod-runtime', '1s'] });
-      admin = await KubeClient.fromKubeconfig({ path: cluster.server.adminKubeconfig });
-      managerKubeconfig = (await certificateKubeconfig(cluster, { tenant: 'system', user: 'system:kube-controller-manager' })).kubeconfig;
+      managed = await startManagedCluster(backend, ['--simulate-nodes', '2', '--simulate-pod-runtime', '1s']);
     });
     afterAll(async () => {
-      await Promise.all(managers.map((m) => m.kill9()));
-      admin?.close();
-      await cluster?.cleanup();
+      await managed?.cleanup();
     });
 
     it('converges after a restart with one ReplicaSet per template and exactly the desired pods', async () => {
+      const { admin } = managed;
       const first = start();
       await admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name: 'shop' } });
       await vi.waitFor(async () => expect((await admin.resource(tenants).get('shop')).status?.phase).toBe('Active'), WAIT);

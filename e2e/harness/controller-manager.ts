@@ -7,8 +7,11 @@
  *   await manager.identity();
  *   await manager.kill9();
  */
-import { spawn } from 'node:child_process';
+import { KubeClient } from '../../src/client/index.js';
+import { startCluster, type Backend, type TestCluster } from './cluster.js';
+import { startNodeChild } from './node-child.js';
 import { CLI_PATH, type ExitStatus } from './server.js';
+import { certificateKubeconfig } from './spaces.js';
 
 export interface LeaderElectionFlags {
   leaseDuration: string;
@@ -28,52 +31,63 @@ export interface ControllerManagerProcess {
 }
 
 export function startControllerManager(kubeconfig: string, timing: LeaderElectionFlags): ControllerManagerProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      CLI_PATH,
-      'controllers',
-      `--kubeconfig=${kubeconfig}`,
-      `--leader-elect-lease-duration=${timing.leaseDuration}`,
-      `--leader-elect-renew-deadline=${timing.renewDeadline}`,
-      `--leader-elect-retry-period=${timing.retryPeriod}`,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<ExitStatus>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const killOnExit = (): void => void child.kill('SIGKILL');
-  process.on('exit', killOnExit);
-  void exited.then(() => process.off('exit', killOnExit));
-
-  const lines = (): Array<Record<string, unknown>> =>
-    output.split('\n').flatMap((line) => {
-      try {
-        return [JSON.parse(line) as Record<string, unknown>];
-      } catch {
-        return [];
-      }
-    });
-  const signal = async (name: NodeJS.Signals): Promise<ExitStatus> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(name);
-    return exited;
-  };
+  const child = startNodeChild([
+    CLI_PATH,
+    'controllers',
+    `--kubeconfig=${kubeconfig}`,
+    `--leader-elect-lease-duration=${timing.leaseDuration}`,
+    `--leader-elect-renew-deadline=${timing.renewDeadline}`,
+    `--leader-elect-retry-period=${timing.retryPeriod}`,
+  ]);
   return {
     async identity() {
       // Up to 30 s: loading the command's modules alone takes seconds on a busy machine.
       for (let tries = 0; tries < 600; tries += 1) {
-        const started = lines().find((l) => l.msg === 'kube-spaces controllers starting');
+        const started = child.logLines().find((l) => l.msg === 'kube-spaces controllers starting');
         if (started) return String(started.identity);
-        if (child.exitCode !== null) break;
+        if (child.exited()) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      throw new Error(`kube-spaces controllers did not start; output:\n${output}`);
+      throw new Error(`kube-spaces controllers did not start; output:\n${child.output()}`);
     },
-    logged: (msg) => lines().filter((l) => l.msg === msg),
-    output: () => output,
-    stop: () => signal('SIGTERM'),
-    kill9: () => signal('SIGKILL'),
+    logged: (msg) => child.logLines().filter((l) => l.msg === msg),
+    output: child.output,
+    stop: () => child.signal('SIGTERM'),
+    kill9: () => child.signal('SIGKILL'),
+  };
+}
+
+/** A server that runs no controllers, the system admin's client, and the managers a test starts against it. */
+export interface ManagedCluster {
+  cluster: TestCluster;
+  admin: KubeClient;
+  /** The manager's own user: system:kube-controller-manager by certificate, with only its bootstrap role. */
+  managerKubeconfig: string;
+  managers: ControllerManagerProcess[];
+  startManager(timing: LeaderElectionFlags): ControllerManagerProcess;
+  /** Kills every manager started, then stops the server. */
+  cleanup(): Promise<void>;
+}
+
+export async function startManagedCluster(backend: Backend, extraArgs: string[] = []): Promise<ManagedCluster> {
+  const cluster = await startCluster(backend, { extraArgs: ['--controllers=false', ...extraArgs] });
+  const admin = await KubeClient.fromKubeconfig({ path: cluster.server.adminKubeconfig });
+  const managerKubeconfig = (await certificateKubeconfig(cluster, { tenant: 'system', user: 'system:kube-controller-manager' })).kubeconfig;
+  const managers: ControllerManagerProcess[] = [];
+  return {
+    cluster,
+    admin,
+    managerKubeconfig,
+    managers,
+    startManager(timing) {
+      const manager = startControllerManager(managerKubeconfig, timing);
+      managers.push(manager);
+      return manager;
+    },
+    async cleanup() {
+      await Promise.all(managers.map((m) => m.kill9()));
+      admin.close();
+      await cluster.cleanup();
+    },
   };
 }
