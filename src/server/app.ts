@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:https';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Http2SecureServer } from 'node:http2';
 import type { Authenticator, TokenAuthenticator } from '../../authz/authenticate.js';
 import type { Authorizer } from '../../authz/authorize.js';
@@ -124,7 +124,7 @@ export function buildApp(deps: AppDeps): KubeApp {
   const requestLogging = deps.logger.level === 'debug' || deps.logger.level === 'trace';
   const fastify = Fastify({
     loggerInstance: deps.logger,
-    disableRequestLogging: !requestLogging,
+    logController: new LogController({ disableRequestLogging: !requestLogging }),
     bodyLimit: BODY_LIMIT,
     // Requests still arriving on open connections while closing are served (with
     // `Connection: close`), instead of Fastify's non-Status 503.
