@@ -8,7 +8,12 @@
  *     controller and the server then share one event loop);
  *   - memory: live heap per ConfigMap held by a shared informer over every space (what the
  *     controller manager caches), against the object's JSON size and against a plain Map of the
- *     same parsed objects (the least any cache of objects can cost).
+ *     same parsed objects (the least any cache of objects can cost);
+ *   - memory per empty space: the whole controller manager (every controller and informer, run in
+ *     this process against a server started with --controllers=false) before and after N new
+ *     spaces have settled, against the JSON size of what an empty space holds (its namespaces,
+ *     service accounts, root CA ConfigMaps, events …). No per-space structures means the cost per
+ *     space is the cost of those objects: about the informer's ratio to JSON size.
  *
  *   npm run bench:controllers                    # 100 spaces
  *   BENCH_SPACES=1000 npm run bench:controllers  # the issue's 1,000 spaces (minutes)
@@ -17,10 +22,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
+import { startControllerManager } from '../controllers/controller-manager.js';
 import { Informer } from '../controllers/runtime/informer.js';
 import { dataDigest, isSummary, runConfigMapSummary, SUMMARY_NAME, summaryData } from '../e2e/examples/config-map-summary-controller.js';
 import { startServer } from '../e2e/harness/server.js';
-import { configMaps, KubeClient, tenants, type ConfigMap } from '../src/client/index.js';
+import { configMaps, HttpsTransport, ImpersonatingTransport, KubeClient, loadKubeconfig, tenants, type ConfigMap } from '../src/client/index.js';
 import { startInProcessServer, testUser } from '../src/testing/in-process-server.js';
 
 const SPACES = Number(process.env.BENCH_SPACES ?? 100);
@@ -39,14 +45,19 @@ async function inFlight<T>(items: T[], work: (item: T) => Promise<unknown>): Pro
   }));
 }
 
-/** N Active spaces, each with 10 ConfigMaps in `default`. */
-async function populate(admin: KubeClient): Promise<void> {
+/** N Active (empty) spaces. */
+async function createSpaces(admin: KubeClient): Promise<void> {
   await inFlight(spaceNames, (name) => admin.resource(tenants).create({ apiVersion: 'v1', kind: 'Tenant', metadata: { name } }));
   for (;;) {
     const { items } = await admin.resource(tenants).listAll();
     if (items.filter((t) => spaceNames.includes(t.metadata.name!) && t.status?.phase === 'Active').length === SPACES) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** N Active spaces, each with 10 ConfigMaps in `default`. */
+async function populate(admin: KubeClient): Promise<void> {
+  await createSpaces(admin);
   const writes = spaceNames.flatMap((tenant) => Array.from({ length: CONFIG_MAPS_PER_SPACE }, (_, i) => ({ tenant, i })));
   await inFlight(writes, ({ tenant, i }) =>
     admin.space(tenant).namespace('default').resource(configMaps).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { app: 'bench' } }, data: { index: String(i), value: 'v'.repeat(200) } }),
@@ -132,6 +143,65 @@ async function memoryPerObject(admin: KubeClient): Promise<{ objects: number; js
   return { objects, json, map: map / objects, informer: informer / objects };
 }
 
+/** What the bench spaces hold, over every resource the server serves: objects and their JSON bytes. */
+async function benchSpaceContents(admin: KubeClient): Promise<{ objects: number; json: number }> {
+  const across = admin.allSpaces();
+  const bench = new Set(spaceNames);
+  let objects = 0;
+  let json = 0;
+  for (const served of await across.preferredResources()) {
+    if (!served.verbs.includes('list')) continue;
+    for (const obj of (await across.resource(served).listAll()).items) {
+      if (!bench.has(obj.metadata.tenant!)) continue;
+      objects += 1;
+      json += Buffer.byteLength(JSON.stringify(obj));
+    }
+  }
+  return { objects, json };
+}
+
+/**
+ * Live bytes the controller manager adds per empty space. The manager runs in this process over
+ * HTTPS (the server's own controllers are off); the spaces count as settled once what they hold
+ * has stopped changing for two seconds.
+ */
+async function memoryPerEmptySpace(): Promise<{ bytes: number; objects: number; json: number }> {
+  const server = await startServer({ extraArgs: ['--controllers=false'] });
+  const admin = await KubeClient.fromKubeconfig({ path: server.adminKubeconfig });
+  const config = await loadKubeconfig({ path: server.adminKubeconfig });
+  const transport = new HttpsTransport(config.transport);
+  const quiet = { info: () => {}, error: () => {} };
+  const manager = startControllerManager({
+    informerClient: new KubeClient(transport),
+    clientFor: (user) => new KubeClient(new ImpersonatingTransport(transport, user)),
+    rootCaBundle: config.transport.ca,
+    log: quiet,
+  });
+  const settle = async (): Promise<{ objects: number; json: number }> => {
+    let last = await benchSpaceContents(admin);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const now = await benchSpaceContents(admin);
+      if (now.objects === last.objects && now.json === last.json) return now;
+      last = now;
+    }
+  };
+  try {
+    await manager.synced;
+    await settle();
+    const before = liveBytes();
+    await createSpaces(admin);
+    const contents = await settle();
+    const bytes = liveBytes() - before;
+    return { bytes: bytes / SPACES, objects: contents.objects / SPACES, json: contents.json / SPACES };
+  } finally {
+    await manager.stop();
+    transport.close();
+    admin.close();
+    await server.cleanup();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`Controllers: the example controller over ${f(SPACES)} spaces × ${CONFIG_MAPS_PER_SPACE} ConfigMaps; node ${process.version}\n`);
 
@@ -165,6 +235,9 @@ async function main(): Promise<void> {
     await inProcess.close();
   }
 
+  const emptySpace = await memoryPerEmptySpace();
+  console.error(`manager memory: ${f(emptySpace.bytes)} bytes per empty space`);
+
   console.log('| convergence | time | per space | ratio to HTTPS |');
   console.log('|---|---|---|---|');
   console.log(`| HTTPS (baseline: server in its own process) | ${f(httpsMs)} ms | ${f(httpsMs / SPACES, 2)} ms | 1.00x |`);
@@ -175,6 +248,11 @@ async function main(): Promise<void> {
   console.log(`| JSON size (baseline) | ${f(memory.json)} | 1.00x | |`);
   console.log(`| plain Map of parsed objects (baseline) | ${f(memory.map)} | ${f(memory.map / memory.json, 2)}x | 1.00x |`);
   console.log(`| shared informer (indexer by tenant and namespace) | ${f(memory.informer)} | ${f(memory.informer / memory.json, 2)}x | ${f(memory.informer / memory.map, 2)}x |`);
+  console.log('');
+  console.log(`| controller manager per empty space (${f(SPACES)} spaces) | bytes | objects | ratio to their JSON size |`);
+  console.log('|---|---|---|---|');
+  console.log(`| JSON of what an empty space holds (baseline) | ${f(emptySpace.json)} | ${f(emptySpace.objects, 1)} | 1.00x |`);
+  console.log(`| live heap the manager adds per space | ${f(emptySpace.bytes)} | | ${f(emptySpace.bytes / emptySpace.json, 2)}x |`);
 }
 
 await main();

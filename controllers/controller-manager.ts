@@ -58,6 +58,7 @@ import { serviceAccountController } from './service-account/service-account-cont
 import { statefulSetController } from './statefulset/statefulset-controller.js';
 import { tenantController } from './tenant/tenant-controller.js';
 import { ttlAfterFinishedController } from './ttl-after-finished/ttl-after-finished-controller.js';
+import { withoutManagedFields } from './runtime/object-transforms.js';
 
 /** The Lease the controller managers elect their leader on, kube-controller-manager's name, in the system space's LEADER_ELECTION_NAMESPACE. */
 export const CONTROLLER_MANAGER_LEASE = 'kube-controller-manager';
@@ -103,7 +104,7 @@ function reportingController(user: string): string {
 
 export function startControllerManager(options: ControllerManagerOptions): ControllerManager {
   const { log } = options;
-  const informers = new InformerFactory(clientSources(options.informerClient), (err, informer) => log.error({ err, informer }, 'informer error'));
+  const informers = new InformerFactory(clientSources(options.informerClient, withoutManagedFields), (err, informer) => log.error({ err, informer }, 'informer error'));
   const recorders: ClientEventRecorder[] = [];
   /** A controller's client and event recorder, both acting as its user. */
   const actingAs = (user: string): { client: KubeClient; events: EventRecorder } => {

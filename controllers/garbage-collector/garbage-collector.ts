@@ -34,6 +34,7 @@ import { reconcileBackground } from './reconcile-background.js';
 import { reconcileForeground } from './reconcile-foreground.js';
 import { reconcileOrphan } from './reconcile-orphan.js';
 import type { CollectorDeps, Step } from './steps.js';
+import { metadataOnly } from '../runtime/object-transforms.js';
 
 export interface GarbageCollectorDeps {
   /** Acts as the garbage collector: its watches, reads and writes. */
@@ -197,7 +198,7 @@ export class GarbageCollector {
     for (const [id, resource] of wantedById) {
       if (this.monitors.has(id)) continue;
       const target = space === EVERY_SPACE ? ({ kind: 'all' } as const) : ({ kind: 'space', tenant: space } as const);
-      const monitor = new Monitor(resource, space, clientSources(this.client)(resource, target, {}), this.handlers, this.log);
+      const monitor = new Monitor(resource, space, clientSources(this.client, metadataOnly)(resource, target, {}), this.handlers, this.log);
       this.monitors.set(id, monitor);
       this.monitorOf.set(resource, monitor);
       this.waiting.push(monitor);

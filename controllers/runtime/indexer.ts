@@ -10,7 +10,7 @@
  *   indexer.byIndex(NAMESPACE_INDEX, namespaceIndexValue('t1', 'default')); // t1's default only
  */
 import type { KubeObject } from '../../api/registry/object.js';
-import { keyOf, keyString, type ObjectKey } from '../../src/client/object-key.js';
+import { keyOf, type ObjectKey } from '../../src/client/object-key.js';
 
 /** The values an object is indexed under (none: left out of the index). */
 export type IndexFunc = (obj: KubeObject) => string[];
@@ -23,16 +23,19 @@ export function namespaceIndexValue(tenant: string, namespace: string): string {
   return `${tenant}/${namespace}`;
 }
 
-const BUILT_IN_INDEXES: Readonly<Record<string, IndexFunc>> = {
-  [TENANT_INDEX]: (obj) => [obj.metadata.tenant ?? ''],
-  [NAMESPACE_INDEX]: (obj) => (obj.metadata.namespace ? [namespaceIndexValue(obj.metadata.tenant ?? '', obj.metadata.namespace)] : []),
-};
+/**
+ * Objects by tenant, then namespace ('' for objects of the space itself), then name: the tenant
+ * and namespace indexes are the structure itself, so an object costs its map entries and no key
+ * strings of its own. A space with no objects left has no entry.
+ */
+type ObjectsBySpace = Map<string, Map<string, Map<string, KubeObject>>>;
 
 export class Indexer {
-  private readonly objects = new Map<string, KubeObject>();
-  private readonly indexFuncs = new Map<string, IndexFunc>(Object.entries(BUILT_IN_INDEXES));
-  /** index name → value → keys (as keyString) */
-  private readonly indexes = new Map<string, Map<string, Set<string>>>();
+  private readonly spaces: ObjectsBySpace = new Map();
+  private count = 0;
+  private readonly indexFuncs = new Map<string, IndexFunc>();
+  /** custom index name → value → the objects indexed under it */
+  private readonly indexes = new Map<string, Map<string, Set<KubeObject>>>();
 
   constructor(custom: Record<string, IndexFunc> = {}) {
     this.addIndexers(custom);
@@ -44,74 +47,96 @@ export class Indexer {
    * ask for a shared index such as owner-references.ts' CONTROLLER_INDEX).
    */
   addIndexers(custom: Record<string, IndexFunc>): void {
-    if (this.objects.size > 0) throw new Error('indexers are added before the first object');
+    if (this.count > 0) throw new Error('indexers are added before the first object');
     for (const [name, fn] of Object.entries(custom)) {
       if (this.indexFuncs.get(name) === fn) continue;
-      if (this.indexFuncs.has(name)) throw new Error(`index ${name} exists already`);
+      if (this.indexFuncs.has(name) || name === TENANT_INDEX || name === NAMESPACE_INDEX) throw new Error(`index ${name} exists already`);
       this.indexFuncs.set(name, fn);
+      this.indexes.set(name, new Map());
     }
   }
 
   get(key: ObjectKey): KubeObject | undefined {
-    return this.objects.get(keyString(key));
+    return this.spaces.get(key.tenant)?.get(key.namespace)?.get(key.name);
   }
 
   list(): KubeObject[] {
-    return [...this.objects.values()];
+    const all: KubeObject[] = [];
+    for (const namespaces of this.spaces.values()) for (const named of namespaces.values()) for (const obj of named.values()) all.push(obj);
+    return all;
   }
 
   get size(): number {
-    return this.objects.size;
+    return this.count;
   }
 
   /** The objects indexed under `value` in the index `name`. */
   byIndex(name: string, value: string): KubeObject[] {
-    if (!this.indexFuncs.has(name)) throw new Error(`no index ${name}`);
-    const keys = this.indexes.get(name)?.get(value);
-    return keys ? [...keys].map((k) => this.objects.get(k)!) : [];
+    if (name === TENANT_INDEX) return this.inSpace(value);
+    if (name === NAMESPACE_INDEX) {
+      const slash = value.indexOf('/');
+      return slash < 0 ? [] : [...(this.spaces.get(value.slice(0, slash))?.get(value.slice(slash + 1))?.values() ?? [])];
+    }
+    const byValue = this.indexes.get(name);
+    if (!byValue) throw new Error(`no index ${name}`);
+    return [...(byValue.get(value) ?? [])];
   }
 
   /** Stores the object; answers the one it replaced. */
   upsert(obj: KubeObject): KubeObject | undefined {
-    const k = keyString(keyOf(obj));
-    const previous = this.objects.get(k);
-    if (previous) this.unindex(k, previous);
-    this.objects.set(k, obj);
-    this.index(k, obj);
+    const { tenant, namespace, name } = keyOf(obj);
+    let namespaces = this.spaces.get(tenant);
+    if (!namespaces) this.spaces.set(tenant, (namespaces = new Map()));
+    let named = namespaces.get(namespace);
+    if (!named) namespaces.set(namespace, (named = new Map()));
+    const previous = named.get(name);
+    if (previous) this.unindex(previous);
+    else this.count += 1;
+    named.set(name, obj);
+    this.index(obj);
     return previous;
   }
 
   /** Removes the object with this key; answers what was stored. */
   delete(key: ObjectKey): KubeObject | undefined {
-    const k = keyString(key);
-    const previous = this.objects.get(k);
-    if (previous) {
-      this.unindex(k, previous);
-      this.objects.delete(k);
-    }
+    const namespaces = this.spaces.get(key.tenant);
+    const named = namespaces?.get(key.namespace);
+    const previous = named?.get(key.name);
+    if (!previous) return undefined;
+    this.unindex(previous);
+    this.count -= 1;
+    named!.delete(key.name);
+    // Empty maps would grow with every namespace and space that ever existed.
+    if (named!.size === 0) namespaces!.delete(key.namespace);
+    if (namespaces!.size === 0) this.spaces.delete(key.tenant);
     return previous;
   }
 
-  private index(k: string, obj: KubeObject): void {
+  private inSpace(tenant: string): KubeObject[] {
+    const found: KubeObject[] = [];
+    for (const named of this.spaces.get(tenant)?.values() ?? []) for (const obj of named.values()) found.push(obj);
+    return found;
+  }
+
+  private index(obj: KubeObject): void {
     for (const [name, fn] of this.indexFuncs) {
-      let byValue = this.indexes.get(name);
-      if (!byValue) this.indexes.set(name, (byValue = new Map()));
+      const byValue = this.indexes.get(name)!;
       for (const value of fn(obj)) {
-        let keys = byValue.get(value);
-        if (!keys) byValue.set(value, (keys = new Set()));
-        keys.add(k);
+        let objects = byValue.get(value);
+        if (!objects) byValue.set(value, (objects = new Set()));
+        objects.add(obj);
       }
     }
   }
 
-  private unindex(k: string, obj: KubeObject): void {
+  private unindex(obj: KubeObject): void {
     for (const [name, fn] of this.indexFuncs) {
-      const byValue = this.indexes.get(name);
+      const byValue = this.indexes.get(name)!;
       for (const value of fn(obj)) {
-        const keys = byValue?.get(value);
-        keys?.delete(k);
+        const objects = byValue.get(value);
+        objects?.delete(obj);
         // Empty sets would grow with every value ever seen (every space that ever existed).
-        if (keys?.size === 0) byValue!.delete(value);
+        if (objects?.size === 0) byValue.delete(value);
       }
     }
   }
