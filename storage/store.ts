@@ -71,6 +71,11 @@ export interface WatchHandler {
 }
 
 export interface StoreWatch {
+  /**
+   * Whether `requestProgress` is answered, in order with the events: progress to a revision then
+   * means every event up to it was delivered (what a consistent read from a cache needs).
+   */
+  readonly orderedProgress: boolean;
   /** Stops delivery; idempotent. */
   close(): void;
   /**

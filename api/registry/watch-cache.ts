@@ -246,6 +246,11 @@ class KindCache {
     return this.objects.get(key);
   }
 
+  /** Whether its storage watch answers progress in order with its events (see `reach`). */
+  get orderedProgress(): boolean {
+    return this.handle?.orderedProgress ?? false;
+  }
+
   /** How many objects the cache holds. */
   get size(): number {
     return this.objects.size;
@@ -564,11 +569,11 @@ export class WatchCaches {
    */
   private async cacheServing(def: ResourceDefinition, resourceVersion: string | undefined): Promise<KindCache | undefined> {
     if (this.stopped || this.retired.has(def) || (resourceVersion && resourceVersion !== '0')) return undefined;
-    // Without ordered progress the cache cannot know it has every write up to a revision.
-    if (!resourceVersion && !this.store.orderedProgress) return undefined;
     try {
       const cache = await this.cacheFor(def);
       if (resourceVersion === '0') return cache;
+      // Without ordered progress the cache cannot know it has every write up to a revision.
+      if (!cache.orderedProgress) return undefined;
       return (await cache.reach(await this.currentRevision.read(), this.freshnessWaitMs)) ? cache : undefined;
     } catch {
       return undefined;

@@ -378,6 +378,25 @@ describe.skipIf(!etcdBinary)('etcd store progress requests', () => {
     await etcd?.cleanup();
   });
 
+  it('serves a watch from a revision from its feed, which writes of another store root (another program) move on, on any etcd', async () => {
+    const other = await openEtcdStore([etcd.endpoint], { prefix: `/other-${randomUUID()}` });
+    try {
+      const r = recorder();
+      const watch = await store.watch('/registry/feed-quiet/', { sinceRevision: await store.currentRevision() }, r.handler);
+      expect(watch.orderedProgress).toBe(true);
+      const written = await other.create('/registry/feed-quiet/x', 'not this store');
+      watch.requestProgress();
+      await waitUntil('progress past the other root\'s write', () => r.progress.some((rev) => rev >= written.modRevision), 5_000);
+      const own = await store.create('/registry/feed-quiet/mine', 'v');
+      await waitUntil('its own write', () => r.events.length === 1, 5_000);
+      expect(r.events.map((e) => [e.key, e.revision])).toEqual([['/registry/feed-quiet/mine', own.modRevision]]);
+      watch.close();
+      expect(r.errors).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('asks only an etcd whose answer comes in order with the events, and then hears the current revision', async () => {
     expect(store.orderedProgress).toBe(orderedProgressIn(version));
     const r = recorder();

@@ -49,7 +49,8 @@ import type {
   WatchOptions,
 } from '../store.js';
 import { isCompactedError, isFutureRevisionError, isResponseTooLargeError, toStorageError, toWriteError } from './errors.js';
-import { EtcdWatch, type EtcdWatchDeps } from './etcd-watch.js';
+import { EtcdWatch, type EtcdWatchDeps, type EtcdWatchOptions } from './etcd-watch.js';
+import { WatchFeed } from './watch-feed.js';
 import { Keyspace } from './keyspace.js';
 
 /** PEM files for TLS to etcd; any may be absent (a client certificate needs both cert and key). */
@@ -186,6 +187,8 @@ class EtcdStore implements Store {
   orderedProgress = false;
   private readonly watches = new Set<EtcdWatch>();
   private readonly watchDeps: EtcdWatchDeps;
+  /** Every key of the store from one etcd watch (watch-feed.ts). */
+  private readonly feed = new WatchFeed((since, handler) => this.startWatch('/', since, handler, { everyKey: true }));
   /**
    * etcd does not expose its compacted revision. This is the highest one this store knows of
    * (its own compactions, and those etcd reports when it cancels a watch): a lower bound that
@@ -305,10 +308,20 @@ class EtcdStore implements Store {
     return { ...this.toKeyValue(deleted), modRevision: revision };
   }
 
+  /** A watch from a known revision comes from the shared feed when it still holds that revision's successors. */
   async watch(prefix: string, opts: WatchOptions, handler: WatchHandler): Promise<StoreWatch> {
     if (this.closed) throw new StorageError('Unavailable', prefix, 'the etcd store is closed');
-    if (opts.sinceRevision !== undefined) await this.checkWatchableFrom(prefix, opts.sinceRevision);
-    const watch = new EtcdWatch(this.watchDeps, prefix, opts.sinceRevision, handler);
+    if (opts.sinceRevision !== undefined) {
+      await this.checkWatchableFrom(prefix, opts.sinceRevision);
+      const fromFeed = await this.feed.subscribe(prefix, opts.sinceRevision, handler);
+      if (fromFeed) return fromFeed;
+    }
+    return this.startWatch(prefix, opts.sinceRevision, handler);
+  }
+
+  private async startWatch(prefix: string, sinceRevision: number | undefined, handler: WatchHandler, options?: EtcdWatchOptions): Promise<EtcdWatch> {
+    if (this.closed) throw new StorageError('Unavailable', prefix, 'the etcd store is closed');
+    const watch = new EtcdWatch(this.watchDeps, prefix, sinceRevision, handler, options);
     this.watches.add(watch);
     await watch.start();
     return watch;
@@ -392,6 +405,7 @@ class EtcdStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.feed.fail(new StorageError('Unavailable', '/', 'the etcd store was closed'));
     for (const watch of [...this.watches]) {
       watch.fail(new StorageError('Unavailable', watch.prefix, 'the etcd store was closed'));
     }

@@ -51,6 +51,15 @@ export interface EtcdWatchDeps {
   orderedProgress(): boolean;
 }
 
+export interface EtcdWatchOptions {
+  /**
+   * Watch every key in etcd, delivering only those under the prefix: the writes to other keys
+   * (another store root, another program) still move the watch on, reported as progress, so the
+   * watch passes every revision etcd makes. For the store's shared feed (watch-feed.ts).
+   */
+  everyKey?: boolean;
+}
+
 export class EtcdWatch implements StoreWatch {
   private state: WatchState = 'idle';
   private stream: WatchStream | undefined;
@@ -59,6 +68,8 @@ export class EtcdWatch implements StoreWatch {
    * starts right after it. Undefined until etcd reports where a watch "from now" begins.
    */
   private delivered: number | undefined;
+  /** The etcd key every delivered key starts with. */
+  private readonly prefixKey: Buffer;
   /** Events of a response etcd split into fragments, held until its last fragment. */
   private fragments: IEvent[] = [];
   private retryDelay = FIRST_RETRY_MS;
@@ -71,8 +82,15 @@ export class EtcdWatch implements StoreWatch {
     readonly prefix: string,
     sinceRevision: number | undefined,
     private readonly handler: WatchHandler,
+    private readonly options: EtcdWatchOptions = {},
   ) {
     this.delivered = sinceRevision;
+    this.prefixKey = deps.keyspace.key(prefix);
+  }
+
+  /** Whether a progress request is answered in order with the events: an etcd that orders them. */
+  get orderedProgress(): boolean {
+    return this.deps.orderedProgress();
   }
 
   /** Resolves once etcd created the watch; rejects (and closes) if the first attempt fails. */
@@ -145,8 +163,9 @@ export class EtcdWatch implements StoreWatch {
     });
     stream.write({
       create_request: {
-        key: this.deps.keyspace.key(this.prefix),
-        range_end: this.deps.keyspace.prefixEnd(this.prefix),
+        // Every key: from the zero byte to etcd's "end of the keyspace".
+        key: this.options.everyKey ? ZERO_BYTE : this.prefixKey,
+        range_end: this.options.everyKey ? ZERO_BYTE : this.deps.keyspace.prefixEnd(this.prefix),
         // 0 is etcd's "from now"; otherwise replay from the first revision not yet delivered.
         start_revision: this.delivered === undefined ? 0 : this.delivered + 1,
         prev_kv: true,
@@ -197,10 +216,17 @@ export class EtcdWatch implements StoreWatch {
     // etcd never splits one revision's events across responses (fragments are joined above),
     // so whole responses are either new or replays of what an earlier stream delivered.
     const after = this.delivered!;
+    let passedOver = false;
     for (const ev of events) {
       if (this.state === 'closed') return; // the handler closed the watch
       const revision = Number(ev.kv.mod_revision);
       if (revision <= after) continue;
+      if (this.options.everyKey && !startsWith(ev.kv.key, this.prefixKey)) {
+        this.delivered = revision;
+        passedOver = true;
+        continue;
+      }
+      passedOver = false;
       const event = this.toWatchEvent(ev, revision);
       if (event === undefined) {
         this.fail(new StorageError('TooOld', this.prefix, `etcd no longer has the value deleted at revision ${revision}: it was compacted while the watch caught up`));
@@ -209,6 +235,8 @@ export class EtcdWatch implements StoreWatch {
       this.delivered = revision;
       if (!this.call(() => this.handler.onEvent(event))) return;
     }
+    // The response ended with writes to other keys: the watch has passed them.
+    if (passedOver) this.call(() => this.handler.onProgress?.(this.delivered!));
   }
 
   /** The store's event for an etcd event; undefined for a delete whose previous value is gone. */
@@ -273,6 +301,12 @@ export class EtcdWatch implements StoreWatch {
     this.fragments = [];
     if (stream) endStream(stream);
   }
+}
+
+const ZERO_BYTE = Buffer.from([0]);
+
+function startsWith(key: Buffer, prefix: Buffer): boolean {
+  return key.length >= prefix.length && key.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
 }
 
 /**

@@ -49,6 +49,9 @@ class LogWatcher implements StoreWatch {
     if (this.state === 'replaying') setImmediate(() => this.replayStep());
   }
 
+  /** Every commit reaches a live watcher in order, and progress is answered from the same log. */
+  readonly orderedProgress = true;
+
   close(): void {
     if (this.state === 'closed') return;
     this.moveTo('closed');
