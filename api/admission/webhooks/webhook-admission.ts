@@ -34,7 +34,7 @@ import { labelSelectorMatches } from '../../validation/label-selector.js';
 import { isQualifiedName } from '../../validation/labels.js';
 import { comprehensionDepth, largestCollection, mayExceedLimit } from './condition-bounds.js';
 import { denial, optionsFor, readResponse, reviewBody, reviewUserInfo, type AdmissionRequest, type AdmissionResponse } from './admission-review.js';
-import { postReview, type WebhookAnswer, type WebhookTarget } from './webhook-client.js';
+import { clientTarget, postReview, type WebhookAnswer, type WebhookTarget } from './webhook-client.js';
 import { isEmptySelector, objectSelectorMatches, rulesMatch, type Operation, type RequestTarget } from './webhook-matching.js';
 
 /** The label that makes a system-space configuration act on every space's requests. */
@@ -267,18 +267,9 @@ export class WebhookAdmission implements AdmissionPlugin {
 
   /** Where the webhook answers: its URL, or its service's endpoint in the configuration's space. */
   private async target(inv: Invocation): Promise<WebhookTarget> {
-    const cc = inv.hook.clientConfig ?? {};
-    const caPem = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
-    const timeoutSeconds = inv.hook.timeoutSeconds ?? 10;
-    if (cc.url !== undefined) return { url: cc.url, caPem, timeoutSeconds };
-    const service = cc.service ?? {};
-    const port = service.port ?? 443;
-    const path = service.path ?? '';
-    // The URL kube would call; its name is what the serving certificate must be for.
-    const url = `https://${service.name ?? ''}.${service.namespace ?? ''}.svc${port === 443 ? '' : `:${port}`}${path}`;
-    const resolved = await this.options.resolveService(inv.owner, service);
-    if ('error' in resolved) throw new CallError(`failed calling webhook ${JSON.stringify(inv.hook.name ?? '')}: failed to call webhook: Post ${JSON.stringify(`${url}?timeout=${timeoutSeconds}s`)}: ${resolved.error}`);
-    return { url, connectTo: resolved, caPem, timeoutSeconds };
+    const target = await clientTarget(inv.hook.clientConfig ?? {}, inv.hook.timeoutSeconds ?? 10, (service) => this.options.resolveService(inv.owner, service));
+    if ('error' in target) throw new CallError(`failed calling webhook ${JSON.stringify(inv.hook.name ?? '')}: failed to call webhook: ${target.error}`);
+    return target;
   }
 
   /** Whether every match condition holds; an error is a call failure (failurePolicy decides). */
