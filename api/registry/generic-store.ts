@@ -25,7 +25,7 @@ import { deletionFinalizers, type PropagationOptions } from './garbage-collectio
 import { gracefulDeletion, type DeletionMark } from './graceful-deletion.js';
 import { nowTimestamp } from './timestamp.js';
 import type { KubeObject, ListMeta } from './object.js';
-import type { ResourceDefinition, UpdateSubresource } from './resource-definition.js';
+import type { ObjectConverter, ResourceDefinition, UpdateSubresource } from './resource-definition.js';
 
 /** The tenant value that means every space, for list, watch and delete-collection. */
 export { ALL_TENANTS } from '../spaces.js';
@@ -262,15 +262,56 @@ export class GenericStore {
     return storedForm(def, obj);
   }
 
+  /** `encode` for a kind whose versions convert through a call: the object in the storage version first. */
+  private async encodeConverted(def: ResourceDefinition, converter: ObjectConverter, obj: KubeObject, tenant: string): Promise<string> {
+    const [stored] = await converter.convert([obj], def.storage.apiVersion, obj.metadata.tenant ?? tenant, false);
+    return storedForm(def, stored!);
+  }
+
   /**
    * An object as `def` serves it: stored in any version of its kind (or as the kind it is a view
-   * of), read in this one through the kind's conversion.
+   * of), read in this one through the kind's conversion. With a converter (`served`), an object
+   * stored in another version is left in it, its defaults waiting for the conversion.
    */
   decode(def: ResourceDefinition, kv: KeyValue): KubeObject {
     const obj = def.fromStorage(JSON.parse(kv.value) as KubeObject);
     obj.metadata.resourceVersion = String(kv.modRevision);
-    if (def.unstructured) def.defaults?.(obj);
+    if (def.unstructured && (!def.converter || obj.apiVersion === def.apiVersion)) def.defaults?.(obj);
     return obj;
+  }
+
+  /**
+   * Decoded objects in `def`'s version, for a kind whose versions convert through a call (a CRD's
+   * conversion webhook): each space's objects in one call, as kube-apiserver converts a list in one
+   * review (a space's webhook sees its own space's objects only), then the version's defaults.
+   * The objects given are not changed (the watch cache's are frozen); the order is kept.
+   */
+  async served(def: ResourceDefinition, objects: readonly KubeObject[], list: boolean): Promise<KubeObject[]> {
+    const converter = def.converter;
+    if (!converter) return [...objects];
+    const bySpace = new Map<string, number[]>();
+    objects.forEach((obj, i) => {
+      if (obj.apiVersion === def.apiVersion) return;
+      const tenant = obj.metadata.tenant ?? '';
+      const at = bySpace.get(tenant);
+      if (at) at.push(i);
+      else bySpace.set(tenant, [i]);
+    });
+    const out = [...objects];
+    for (const [tenant, at] of bySpace) {
+      const converted = await converter.convert(
+        at.map((i) => objects[i]!),
+        def.apiVersion,
+        tenant,
+        list,
+      );
+      at.forEach((i, k) => {
+        const obj = converted[k]!;
+        def.defaults?.(obj);
+        out[i] = obj;
+      });
+    }
+    return out;
   }
 
   // ---- reads ------------------------------------------------------------------------------
@@ -280,7 +321,8 @@ export class GenericStore {
     try {
       const { kv } = await this.store.get(this.key(def, loc), revision === undefined ? {} : { revision });
       if (!kv) throw notFound(def, loc.name);
-      return this.decode(def, kv);
+      const obj = this.decode(def, kv);
+      return def.converter ? (await this.served(def, [obj], false))[0]! : obj;
     } catch (err) {
       throw fromStorageError(err, def, loc.name);
     }
@@ -314,7 +356,7 @@ export class GenericStore {
             // Kubernetes counts what remains only when no filter makes the count a guess.
             if (!filter) metadata.remainingItemCount = page.remaining;
           }
-          return { items, metadata };
+          return { items: def.converter ? await this.served(def, items, true) : items, metadata };
         }
       }
     } catch (err) {
@@ -383,7 +425,8 @@ export class GenericStore {
       }
       for (let attempt = 1; ; attempt += 1) {
         try {
-          const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), this.encode(def, obj));
+          const value = def.converter ? await this.encodeConverted(def, def.converter, obj, loc.tenant) : this.encode(def, obj);
+          const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), value);
           meta.resourceVersion = String(kv.modRevision);
           return obj;
         } catch (err) {
@@ -546,7 +589,8 @@ export class GenericStore {
           await this.released(def, next);
           return next;
         }
-        const kv = await this.store.update(key, this.encode(def, next), Number(current.metadata.resourceVersion));
+        const value = def.converter ? await this.encodeConverted(def, def.converter, next, loc.tenant) : this.encode(def, next);
+        const kv = await this.store.update(key, value, Number(current.metadata.resourceVersion));
         next.metadata.resourceVersion = String(kv.modRevision);
         return next;
       } catch (err) {
@@ -678,7 +722,7 @@ export class GenericStore {
         const kv = await this.store.delete(this.key(def, loc), Number(current.metadata.resourceVersion));
         const gone = this.decode(def, kv);
         await this.released(def, gone);
-        return { object: gone, deleted: true };
+        return { object: def.converter ? (await this.served(def, [gone], false))[0]! : gone, deleted: true };
       } catch (err) {
         // Changed since we read it: read again unless the caller pinned a version.
         if (!isStorageError(err, 'Conflict') || pre?.resourceVersion) throw fromStorageError(err, def, loc.name);

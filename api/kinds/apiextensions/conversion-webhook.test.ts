@@ -85,7 +85,7 @@ describe('conversionWebhook', () => {
     await expect(otherKind.converter.convert([crontab('a')], V2, 't1', false)).rejects.toThrow('invalid kind (expected CronTab, received Other)');
     const short = fakeWebhook((r) => ({ ...(convertAll(r) as object), response: { uid: r.request.uid, convertedObjects: [], result: { status: 'Success' } } }));
     await expect(short.converter.convert([crontab('a')], V2, 't1', false)).rejects.toThrow('conversion webhook for stable.example.com/v1, Kind=CronTab returned 0 objects, expected 1');
-    const badLabel = fakeWebhook((r) => convertAll(r, (o) => ({ ...o, metadata: { ...o.metadata, labels: { a: 1 } } })));
+    const badLabel = fakeWebhook((r) => convertAll(r, (o) => ({ ...o, metadata: { ...o.metadata, labels: { a: 1 } } }) as unknown as KubeObject));
     await expect(badLabel.converter.convert([crontab('a')], V2, 't1', false)).rejects.toThrow('returned invalid metadata: metadata.labels[a] must be a string, but is int64 in converted object');
   });
 

@@ -31,7 +31,8 @@ export const CONVERSION_TIMEOUT_SECONDS = 30;
 /** The ConversionReview versions this server speaks, in kube's order of preference within a CRD's list. */
 export const CONVERSION_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
-type Resolve = (tenant: string, ref: ServiceReference) => Promise<{ host: string; port: number } | { error: string }>;
+/** Where a service reference of a space answers (`service-resolver.ts`), or why it cannot. */
+export type ResolveSpaceService = (tenant: string, ref: ServiceReference) => Promise<{ host: string; port: number } | { error: string }>;
 type Post = (target: WebhookTarget, body: string) => Promise<WebhookAnswer>;
 
 /** A conversion failure, answered as kube answers an error it has no API status for. */
@@ -124,7 +125,7 @@ const groupVersionText = (apiVersion: unknown): string => (typeof apiVersion ===
  * The converter of a CRD whose `spec.conversion.strategy` is Webhook. `resolve` finds where a
  * service reference answers for objects of a space (in the space of the CRD that serves them).
  */
-export function conversionWebhook(kind: string, webhook: NonNullable<CustomResourceConversion['webhook']>, resolve: Resolve, post: Post = postReview): ObjectConverter {
+export function conversionWebhook(kind: string, webhook: NonNullable<CustomResourceConversion['webhook']>, resolve: ResolveSpaceService, post: Post = postReview): ObjectConverter {
   const reviewVersion = (webhook.conversionReviewVersions ?? []).find((v) => CONVERSION_REVIEW_VERSIONS.includes(v));
   return {
     async convert(objects, apiVersion, tenant, list) {
