@@ -104,9 +104,14 @@ function byName(a: WebhookConfiguration, b: WebhookConfiguration): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The object as `to` serves it (another version of the same stored kind). */
-function convert(obj: KubeObject, from: ResourceDefinition, to: ResourceDefinition): KubeObject {
-  return from === to ? obj : to.fromStorage(from.toStorage(obj));
+/**
+ * The object as `to` serves it (another version of the same stored kind): through the kind's
+ * converter when it calls out (a CRD's conversion webhook, with the object's space's objects only).
+ */
+async function convert(obj: KubeObject, from: ResourceDefinition, to: ResourceDefinition, tenant: string): Promise<KubeObject> {
+  if (from === to) return obj;
+  if (to.converter) return (await to.converter.convert([obj], to.apiVersion, obj.metadata.tenant ?? tenant, false))[0]!;
+  return to.fromStorage(from.toStorage(obj));
 }
 
 export class WebhookAdmission implements AdmissionPlugin {
@@ -206,13 +211,13 @@ export class WebhookAdmission implements AdmissionPlugin {
 
   // ---- calling ---------------------------------------------------------------------------
 
-  private request(inv: Invocation, attrs: AdmissionAttributes): AdmissionRequest {
+  private async request(inv: Invocation, attrs: AdmissionAttributes): Promise<AdmissionRequest> {
     const write = askedWrite(attrs);
     const operation = operationOf[write.operation];
     const asked = attrs.def;
     const def = inv.def;
-    const object = write.operation === 'delete' ? null : convert(write.object, asked, def);
-    const oldObject = write.old ? convert(write.old, asked, def) : null;
+    const object = write.operation === 'delete' ? null : await convert(write.object, asked, def, attrs.tenant);
+    const oldObject = write.old ? await convert(write.old, asked, def, attrs.tenant) : null;
     const sub = write.subresource;
     return {
       uid: randomUUID(),
@@ -240,7 +245,7 @@ export class WebhookAdmission implements AdmissionPlugin {
   private async call(inv: Invocation, attrs: AdmissionAttributes): Promise<AdmissionResponse | undefined> {
     const hook = inv.hook;
     const name = hook.name ?? '';
-    const request = this.request(inv, attrs);
+    const request = await this.request(inv, attrs);
     try {
       if (!this.conditionsMatch(hook, request)) return undefined;
       if (attrs.dryRun && !NO_SIDE_EFFECT_CLASSES.includes(hook.sideEffects ?? '')) {
@@ -322,7 +327,7 @@ export class WebhookAdmission implements AdmissionPlugin {
     if (!response.allowed) this.refuse(inv, response);
     if (!response.patch) return;
     if (response.patchType !== 'JSONPatch') throw internalError(`unsupported patch type ${JSON.stringify(response.patchType ?? '')}`);
-    this.applyPatch(inv, attrs, response.patch);
+    await this.applyPatch(inv, attrs, response.patch);
   }
 
   private refuse(inv: Invocation, response: AdmissionResponse): never {
@@ -354,7 +359,7 @@ export class WebhookAdmission implements AdmissionPlugin {
    * object), decoded again as kube decodes a patched object: unknown fields dropped, defaults
    * applied. A patch may not move the object to another name, namespace or space.
    */
-  private applyPatch(inv: Invocation, attrs: AdmissionAttributes, patch: string): void {
+  private async applyPatch(inv: Invocation, attrs: AdmissionAttributes, patch: string): Promise<void> {
     let operations: unknown;
     try {
       operations = JSON.parse(Buffer.from(patch, 'base64').toString('utf8'));
@@ -364,8 +369,9 @@ export class WebhookAdmission implements AdmissionPlugin {
     const write = askedWrite(attrs);
     const asked = attrs.def;
     let patched: KubeObject;
+    const asSent = await convert(write.object, asked, inv.def, attrs.tenant);
     try {
-      patched = convert(applyJsonPatch(convert(write.object, asked, inv.def), operations), inv.def, asked);
+      patched = await convert(applyJsonPatch(asSent, operations), inv.def, asked, attrs.tenant);
     } catch (err) {
       throw internalError(err instanceof ApiError ? err.message.replace(/^the server rejected our request due to an error in our request: /, '') : String(err));
     }
