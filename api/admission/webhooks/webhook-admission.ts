@@ -242,7 +242,7 @@ export class WebhookAdmission implements AdmissionPlugin {
    * Calls one webhook about the request: its response, or undefined when the webhook is skipped
    * (match conditions false, or a failure its `failurePolicy: Ignore` lets through).
    */
-  private async call(inv: Invocation, attrs: AdmissionAttributes): Promise<AdmissionResponse | undefined> {
+  private async call(inv: Invocation, attrs: AdmissionAttributes): Promise<{ response: AdmissionResponse; request: AdmissionRequest } | undefined> {
     const hook = inv.hook;
     const name = hook.name ?? '';
     const request = await this.request(inv, attrs);
@@ -259,7 +259,7 @@ export class WebhookAdmission implements AdmissionPlugin {
       }
       const response = readResponse(answer.body, request.uid);
       if ('invalid' in response) throw new CallError(`failed calling webhook ${JSON.stringify(name)}: received invalid webhook response: ${response.invalid}`);
-      return response;
+      return { response, request };
     } catch (err) {
       if (!(err instanceof CallError)) throw err;
       if (hook.failurePolicy === 'Ignore') {
@@ -312,7 +312,7 @@ export class WebhookAdmission implements AdmissionPlugin {
   }
 
   private async callValidating(inv: Invocation, attrs: AdmissionAttributes): Promise<void> {
-    const response = await this.call(inv, attrs);
+    const response = (await this.call(inv, attrs))?.response;
     if (!response) return;
     this.warn(response, attrs);
     this.annotate(inv, response, attrs);
@@ -320,14 +320,15 @@ export class WebhookAdmission implements AdmissionPlugin {
   }
 
   private async callMutating(inv: Invocation, attrs: AdmissionAttributes): Promise<void> {
-    const response = await this.call(inv, attrs);
-    if (!response) return;
+    const answered = await this.call(inv, attrs);
+    if (!answered) return;
+    const { response, request } = answered;
     this.warn(response, attrs);
     this.annotate(inv, response, attrs);
     if (!response.allowed) this.refuse(inv, response);
     if (!response.patch) return;
     if (response.patchType !== 'JSONPatch') throw internalError(`unsupported patch type ${JSON.stringify(response.patchType ?? '')}`);
-    await this.applyPatch(inv, attrs, response.patch);
+    await this.applyPatch(inv, attrs, request.object, response.patch);
   }
 
   private refuse(inv: Invocation, response: AdmissionResponse): never {
@@ -357,9 +358,10 @@ export class WebhookAdmission implements AdmissionPlugin {
   /**
    * Applies a webhook's JSONPatch to the request's object in place (the store goes on with that
    * object), decoded again as kube decodes a patched object: unknown fields dropped, defaults
-   * applied. A patch may not move the object to another name, namespace or space.
+   * applied. A patch may not move the object to another name, namespace or space. `sent` is the
+   * object as the webhook received it (in its version), null for a DELETE.
    */
-  private async applyPatch(inv: Invocation, attrs: AdmissionAttributes, patch: string): Promise<void> {
+  private async applyPatch(inv: Invocation, attrs: AdmissionAttributes, sent: KubeObject | null, patch: string): Promise<void> {
     let operations: unknown;
     try {
       operations = JSON.parse(Buffer.from(patch, 'base64').toString('utf8'));
@@ -369,7 +371,7 @@ export class WebhookAdmission implements AdmissionPlugin {
     const write = askedWrite(attrs);
     const asked = attrs.def;
     let patched: KubeObject;
-    const asSent = await convert(write.object, asked, inv.def, attrs.tenant);
+    const asSent = sent ?? (await convert(write.object, asked, inv.def, attrs.tenant));
     try {
       patched = await convert(applyJsonPatch(asSent, operations), inv.def, asked, attrs.tenant);
     } catch (err) {
