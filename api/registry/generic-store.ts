@@ -299,12 +299,7 @@ export class GenericStore {
     });
     const out = [...objects];
     for (const [tenant, at] of bySpace) {
-      const converted = await converter.convert(
-        at.map((i) => objects[i]!),
-        def.apiVersion,
-        tenant,
-        list,
-      );
+      const converted = await converter.convert(at.map((i) => objects[i]!), def.apiVersion, tenant, list);
       at.forEach((i, k) => {
         const obj = converted[k]!;
         def.defaults?.(obj);
