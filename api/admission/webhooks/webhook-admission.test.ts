@@ -246,7 +246,7 @@ describe('WebhookAdmission', () => {
   it('resolves a service reference in the configuration’s space and keeps the service name for TLS', async () => {
     const { admission, calls } = plugin({ validating: [config('c', 't1', [hook('svc.example.com', { clientConfig: { service: { namespace: 'hooks', name: 'webhook', path: '/v', port: 443 } } })])] }, () => ({ allowed: true }));
     await admission.admit(attrs());
-    expect(calls[0]!.target).toMatchObject({ url: 'https://webhook.hooks.svc/v', connectTo: { host: '10.0.0.7', port: 8443 } });
+    expect(calls[0]!.target).toMatchObject({ url: 'https://webhook.hooks.svc:443/v', connectTo: { host: '10.0.0.7', port: 8443 } });
   });
 });
 

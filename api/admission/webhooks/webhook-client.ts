@@ -84,8 +84,8 @@ export async function clientTarget(cc: WebhookClientConfig, timeoutSeconds: numb
   if (cc.url !== undefined) return { url: cc.url, caPem, timeoutSeconds };
   const service = cc.service ?? {};
   const port = service.port ?? 443;
-  // The URL kube would call; its name is what the serving certificate must be for.
-  const url = `https://${service.name ?? ''}.${service.namespace ?? ''}.svc${port === 443 ? '' : `:${port}`}${service.path ?? ''}`;
+  // The URL kube would call (always with its port); its name is what the serving certificate must be for.
+  const url = `https://${service.name ?? ''}.${service.namespace ?? ''}.svc:${port}${service.path ?? ''}`;
   const resolved = await resolve(service);
   if ('error' in resolved) return { error: `Post ${JSON.stringify(requestUrl({ url, timeoutSeconds }))}: ${resolved.error}` };
   return { url, connectTo: resolved, caPem, timeoutSeconds };

@@ -106,7 +106,7 @@ describe('conversionWebhook', () => {
       asked.push(tenant);
       return { error: 'dial tcp: lookup conv.hooks.svc: no such host' };
     }, post);
-    await expect(byService.convert([crontab('a')], V2, 't1', false)).rejects.toThrow('failed: Post "https://conv.hooks.svc/convert?timeout=30s": dial tcp: lookup conv.hooks.svc: no such host');
+    await expect(byService.convert([crontab('a')], V2, 't1', false)).rejects.toThrow('failed: Post "https://conv.hooks.svc:443/convert?timeout=30s": dial tcp: lookup conv.hooks.svc: no such host');
     expect(asked).toEqual(['t1']);
   });
 });

@@ -48,7 +48,7 @@ describe('customResourceKind', () => {
     const object = (tenant: string) => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'a', tenant } });
     for (const tenant of ['t1', 't2']) {
       await expect(served!.converter!.convert([object(tenant)], 'stable.example.com/v2', tenant, false)).rejects.toThrow(
-        'conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "https://conv.hooks.svc?timeout=30s": dial tcp: lookup conv.hooks.svc: no such host',
+        'conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "https://conv.hooks.svc:443?timeout=30s": dial tcp: lookup conv.hooks.svc: no such host',
       );
     }
     // t1's objects reach t1's CRD's service; t2 has no CRD of that name, so it is served the system's.
