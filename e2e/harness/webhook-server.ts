@@ -32,6 +32,8 @@ export interface WebhookServer {
   /** The CA bundle to put in a webhook's `clientConfig.caBundle` (base64 PEM). */
   caBundle: string;
   url(path: string): string;
+  /** The port it listens on, on 127.0.0.1. */
+  port: number;
   reviews: ReceivedReview[];
   close(): Promise<void>;
 }
@@ -89,9 +91,14 @@ function answer(path: string, review: Review): Record<string, unknown> {
   }
 }
 
-export async function startWebhookServer(): Promise<WebhookServer> {
+/**
+ * `hosts`: the names its certificate is for (a service's `<name>.<namespace>.svc`, to be reached
+ * by a service reference); `listen`: the address it listens on (every address, `0.0.0.0`, for a
+ * service's Endpoints, which may not be loopback).
+ */
+export async function startWebhookServer(hosts: readonly string[] = ['127.0.0.1'], listen = '127.0.0.1'): Promise<WebhookServer> {
   const ca = await createCa('webhook-test-ca');
-  const serving = await issueServingCertificate(ca, ['127.0.0.1']);
+  const serving = await issueServingCertificate(ca, hosts);
   const reviews: ReceivedReview[] = [];
   const server = https.createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -109,11 +116,12 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       else reply();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, listen, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     caBundle: Buffer.from(ca.cert).toString('base64'),
     url: (path) => `https://127.0.0.1:${port}${path}`,
+    port,
     reviews,
     close: () =>
       new Promise<void>((resolve) => {
