@@ -79,7 +79,8 @@ describe('a kind converted through a call', () => {
     await generic.create(v2, { tenant: 't2', namespace: 'ns' }, crontab('c', '2 * * * *'));
     const { kv } = await store.get('/registry/stable.example.com/crontabs/t1/ns/a');
     expect(JSON.parse(kv!.value)).toMatchObject({ apiVersion: V1, spec: { cronSpec: '* * * * */5' } });
-    expect(calls).toEqual([`t1 ${V1} a`, `t1 ${V1} b`, `t2 ${V1} c`]);
+    // Each write: to the storage version, and what was stored back to the version written, as kube answers.
+    expect(calls).toEqual([`t1 ${V1} a`, `t1 ${V2} a`, `t1 ${V1} b`, `t1 ${V2} b`, `t2 ${V1} c`, `t2 ${V2} c`]);
 
     calls.length = 0;
     expect(await generic.get(v1, { tenant: 't1', namespace: 'ns', name: 'a' })).toMatchObject({ apiVersion: V1, spec: { cronSpec: '* * * * */5' } });
@@ -109,6 +110,18 @@ describe('a kind converted through a call', () => {
     expect(updated['spec']).toEqual({ schedule: 'old-new' });
     const { kv } = await store.get('/registry/stable.example.com/crontabs/t1/ns/a');
     expect(JSON.parse(kv!.value)).toMatchObject({ apiVersion: V1, spec: { cronSpec: 'old-new' } });
+    expect(updated.metadata.resourceVersion).toBe(String(kv!.modRevision));
+  });
+
+  it('keeps a write whose answer fails to convert back: the error is answered, the object stays stored', async () => {
+    const { converter, calls } = renamingConverter();
+    const failingBack: ObjectConverter = {
+      convert: (objects, apiVersion, tenant, list) => (apiVersion === V2 ? Promise.reject(new ApiError(500, '', 'broken on the way back')) : converter.convert(objects, apiVersion, tenant, list)),
+    };
+    const { v2 } = kinds(failingBack);
+    await expect(generic.create(v2, { tenant: 't1', namespace: 'ns' }, crontab('a', 'x'))).rejects.toThrow('broken on the way back');
+    expect(calls).toEqual([`t1 ${V1} a`]);
+    expect((await store.get('/registry/stable.example.com/crontabs/t1/ns/a')).kv).toBeDefined();
   });
 
   it('sends watch events converted and in order, and ends the watch with an ERROR when a conversion fails', async () => {

@@ -262,10 +262,19 @@ export class GenericStore {
     return storedForm(def, obj);
   }
 
-  /** `encode` for a kind whose versions convert through a call: the object in the storage version first. */
-  private async encodeConverted(def: ResourceDefinition, converter: ObjectConverter, obj: KubeObject, tenant: string): Promise<string> {
+  /** For a kind whose versions convert through a call: the object in the storage version, to `encode`. */
+  private async toStorageVersion(converter: ObjectConverter, def: ResourceDefinition, obj: KubeObject, tenant: string): Promise<KubeObject> {
     const [stored] = await converter.convert([obj], def.storage.apiVersion, obj.metadata.tenant ?? tenant, false);
-    return storedForm(def, stored!);
+    return stored!;
+  }
+
+  /**
+   * What a write answers for a kind whose versions convert through a call: the object written,
+   * converted back from its storage version, as kube-apiserver decodes what it stored.
+   */
+  private async writtenAs(def: ResourceDefinition, stored: KubeObject, revision: number): Promise<KubeObject> {
+    const written = { ...stored, metadata: { ...stored.metadata, resourceVersion: String(revision) } };
+    return (await this.served(def, [written], false))[0]!;
   }
 
   /**
@@ -411,6 +420,9 @@ export class GenericStore {
     this.validate(def, obj, undefined);
     if (!opts.applied) this.recordManagedFields(def, obj, undefined, opts);
     const undos = await this.admit(attrs);
+    // The stored form of a kind converted through a call, once written: answered after the write
+    // is final (a failure converting it back must not undo what admission reserved for it).
+    let written: { stored: KubeObject; revision: number } | undefined;
     try {
       if (opts.dryRun) {
         // Dry run: the would-be object, nothing stored, no revision consumed, nothing kept reserved.
@@ -418,10 +430,14 @@ export class GenericStore {
         await runUndos(undos);
         return obj;
       }
-      for (let attempt = 1; ; attempt += 1) {
+      for (let attempt = 1; !written; attempt += 1) {
         try {
-          const value = def.converter ? await this.encodeConverted(def, def.converter, obj, loc.tenant) : this.encode(def, obj);
-          const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), value);
+          const stored = def.converter ? await this.toStorageVersion(def.converter, def, obj, loc.tenant) : obj;
+          const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), this.encode(def, stored));
+          if (def.converter) {
+            written = { stored, revision: kv.modRevision };
+            continue;
+          }
           meta.resourceVersion = String(kv.modRevision);
           return obj;
         } catch (err) {
@@ -434,6 +450,7 @@ export class GenericStore {
       await runUndos(undos);
       throw err;
     }
+    return this.writtenAs(def, written.stored, written.revision);
   }
 
   /** Runs the mutating phase of the admission plugins, in order. */
@@ -576,6 +593,7 @@ export class GenericStore {
         return next;
       }
       const finalized = next.metadata.deletionTimestamp !== undefined && !this.held(def, next);
+      let written: { stored: KubeObject; revision: number };
       try {
         const key = this.key(def, loc);
         if (finalized) {
@@ -584,15 +602,21 @@ export class GenericStore {
           await this.released(def, next);
           return next;
         }
-        const value = def.converter ? await this.encodeConverted(def, def.converter, next, loc.tenant) : this.encode(def, next);
-        const kv = await this.store.update(key, value, Number(current.metadata.resourceVersion));
-        next.metadata.resourceVersion = String(kv.modRevision);
-        return next;
+        const stored = def.converter ? await this.toStorageVersion(def.converter, def, next, loc.tenant) : next;
+        const kv = await this.store.update(key, this.encode(def, stored), Number(current.metadata.resourceVersion));
+        if (!def.converter) {
+          next.metadata.resourceVersion = String(kv.modRevision);
+          return next;
+        }
+        written = { stored, revision: kv.modRevision };
       } catch (err) {
         await runUndos(undos);
         if (!isStorageError(err, 'Conflict') || pinned) throw fromStorageError(err, def, loc.name);
         current = await this.get(def, loc);
+        continue;
       }
+      // Converted back once the write is final (see `create`).
+      return this.writtenAs(def, written.stored, written.revision);
     }
   }
 
