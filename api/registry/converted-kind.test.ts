@@ -113,6 +113,19 @@ describe('a kind converted through a call', () => {
     expect(updated.metadata.resourceVersion).toBe(String(kv!.modRevision));
   });
 
+  it('converts nothing more for a watch its client stopped', async () => {
+    const { converter, calls } = renamingConverter();
+    const { v1, v2 } = kinds(converter);
+    for (const name of ['a', 'b', 'c']) await generic.create(v1, { tenant: 't1', namespace: 'ns' }, { ...crontab(name, name), apiVersion: V1, spec: { cronSpec: name } });
+    const events: ApiWatchEvent[] = [];
+    const active = await caches.startWatch(v2, { tenant: 't1' }, {}, { send: (e) => events.push(e), end: () => undefined });
+    active.stop();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The first initial event was being converted when the watch stopped; the others never were.
+    expect(calls).toEqual([`t1 ${V2} a`]);
+    expect(events).toHaveLength(0);
+  });
+
   it('keeps a write whose answer fails to convert back: the error is answered, the object stays stored', async () => {
     const { converter, calls } = renamingConverter();
     const failingBack: ObjectConverter = {

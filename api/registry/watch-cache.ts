@@ -506,9 +506,21 @@ export class WatchCaches {
    * Starts a watch, from the cache when it can answer, else from storage. Resolves once events
    * will flow; rejects (before anything is sent) with an ApiError for a wrong request.
    */
-  async startWatch(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, given: WatchSink): Promise<ActiveWatch> {
+  async startWatch(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, sink: WatchSink): Promise<ActiveWatch> {
     checkWatchQuery(query);
-    const sink = def.converter ? convertingSink(this.generic, def, given) : given;
+    if (!def.converter) return this.watchFrom(def, scope, query, sink);
+    const converting = convertingSink(this.generic, def, sink);
+    const active = await this.watchFrom(def, scope, query, converting);
+    return {
+      // Events still waiting for their conversion are not converted for a watch that ended.
+      stop: () => {
+        converting.cancel();
+        active.stop();
+      },
+    };
+  }
+
+  private async watchFrom(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, sink: WatchSink): Promise<ActiveWatch> {
     if (this.stopped || this.retired.has(def)) return startStoreWatch(this.generic, this.store, def, scope, query, sink);
     const cache = await this.cacheFor(def);
     const initial = wantsInitialEvents(query);

@@ -56,7 +56,7 @@ export function errorEvent(err: ApiError): ApiWatchEvent {
  * the order they came. A failed conversion ends the watch with an ERROR event carrying it, as
  * kube-apiserver ends a watch whose event it cannot encode; the client watches again.
  */
-export function convertingSink(generic: GenericStore, def: ResourceDefinition, sink: WatchSink): WatchSink {
+export function convertingSink(generic: GenericStore, def: ResourceDefinition, sink: WatchSink): WatchSink & { cancel(): void } {
   let queue: Promise<void> = Promise.resolve();
   let ended = false;
   const end = (): void => {
@@ -81,6 +81,10 @@ export function convertingSink(generic: GenericStore, def: ResourceDefinition, s
     },
     end() {
       queue = queue.then(end);
+    },
+    /** The watch was stopped by its client: what is queued is dropped, unconverted. */
+    cancel() {
+      ended = true;
     },
   };
 }
