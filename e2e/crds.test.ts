@@ -146,19 +146,6 @@ describe.each(backendCases(kubectlPath !== undefined))('CRDs on the $backend bac
       expect(byKubectl.stderr).toContain('The CustomResourceDefinition "crontab.stable.example.com" is invalid:');
     });
 
-    it('refuses webhook conversion with 422 rather than serving it as None', async () => {
-      const webhook = cronTabCrd();
-      webhook.metadata.name = 'webhooktabs.stable.example.com';
-      webhook.spec.names = { plural: 'webhooktabs', singular: 'webhooktab', kind: 'WebhookTab', shortNames: [] };
-      Object.assign(webhook.spec, { conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com' }, conversionReviewVersions: ['v1'] } } });
-      const byKubectl = await kubectl.run(['create', '-f', '-'], { kubeconfig: alice.kubeconfig, stdin: toYaml(webhook), version: '1.33' });
-      expect(byKubectl.code).toBe(1);
-      expect(byKubectl.stderr).toContain(
-        'spec.conversion.strategy: Unsupported value: "Webhook": supported values: "None"; webhook conversion is not supported by this server',
-      );
-      expect((await alice.api.request('GET', `${CRDS}/webhooktabs.stable.example.com`)).status).toBe(404);
-    });
-
     it('creates a SelfSubjectAccessReview with kubectl create -f (its validation lists CRDs)', async () => {
       const review = toYaml({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default' } } });
       for (const version of versions) {

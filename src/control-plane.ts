@@ -145,6 +145,11 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   const fromCache = (informer: () => Informer | undefined, def: ResourceDefinition) => {
     return (tenant: string, namespace: string, name: string) => cachedReader(informer()!, generic, def)({ tenant, namespace, name });
   };
+  // Where admission and CRD conversion webhooks' service references answer.
+  const resolveWebhookService = serviceResolver({
+    service: fromCache(() => webhookInformers.services, requireKind(registry, '', 'services')),
+    endpoints: fromCache(() => webhookInformers.endpoints, requireKind(registry, '', 'endpoints')),
+  });
   const quotaDef = requireKind(registry, '', 'resourcequotas');
   const allocator = new ClusterIpAllocator(store, parseIpv4Range(options.serviceClusterIpRange));
   // RBAC decisions read every space's roles and bindings from memory, kept by the shared informers below.
@@ -214,10 +219,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
       systemTenant: SYSTEM_TENANT,
       configurations: (kind, tenant) => (kind === 'validating' ? webhookInformers.validating! : webhookInformers.mutating!).lister<WebhookConfiguration>().list({ tenant }),
       readNamespace: (tenant, name) => readers.namespace!({ tenant, namespace: '', name }),
-      resolveService: serviceResolver({
-        service: fromCache(() => webhookInformers.services, requireKind(registry, '', 'services')),
-        endpoints: fromCache(() => webhookInformers.endpoints, requireKind(registry, '', 'endpoints')),
-      }),
+      resolveService: resolveWebhookService,
       equivalents: (tenant, def) => registry.view(tenant).all().filter((d) => d !== def && d.storage.group === def.storage.group && d.storage.resource === def.storage.resource),
       log: { warn: (obj, msg) => options.log.info(obj, msg) },
     }),
@@ -296,7 +298,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
 
   const controllers: Controller[] = [
     kubernetesService.controller,
-    crdStatusController({ generic, crds, crdDef, registry, log: options.log, onKindsRetired: (defs) => defs.forEach((def) => watchCaches.retire(def)) }),
+    crdStatusController({ generic, crds, crdDef, registry, log: options.log, onKindsRetired: (defs) => defs.forEach((def) => watchCaches.retire(def)), resolveService: resolveWebhookService }),
     policyStatusController({ generic, policies: policyInformers.validating, policyDef: kind('admissionregistration.k8s.io', 'validatingadmissionpolicies'), registry, log: options.log }),
     flowSchemaStatusController({ generic, ...flowControlObjects, flowSchemaDef: flowControlKinds.flowSchemas, log: options.log }),
   ];

@@ -40,6 +40,12 @@ function quote(value: unknown): string {
   return String(value);
 }
 
+/** Go's `ErrorList.ToAggregate().Error()`: one error as is, several as `[a, b]`. */
+export function aggregateText(errors: readonly FieldError[]): string {
+  const texts = errors.map((e) => `${e.field}: ${e.message}`);
+  return texts.length === 1 ? texts[0]! : `[${texts.join(', ')}]`;
+}
+
 const withDetail = (head: string, detail?: string): string => (detail ? `${head}: ${detail}` : head);
 
 export const fieldErrors = {

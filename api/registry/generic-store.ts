@@ -25,7 +25,7 @@ import { deletionFinalizers, type PropagationOptions } from './garbage-collectio
 import { gracefulDeletion, type DeletionMark } from './graceful-deletion.js';
 import { nowTimestamp } from './timestamp.js';
 import type { KubeObject, ListMeta } from './object.js';
-import type { ResourceDefinition, UpdateSubresource } from './resource-definition.js';
+import type { ObjectConverter, ResourceDefinition, UpdateSubresource } from './resource-definition.js';
 
 /** The tenant value that means every space, for list, watch and delete-collection. */
 export { ALL_TENANTS } from '../spaces.js';
@@ -262,15 +262,60 @@ export class GenericStore {
     return storedForm(def, obj);
   }
 
+  /** For a kind whose versions convert through a call: the object in the storage version, to `encode`. */
+  private async toStorageVersion(converter: ObjectConverter, def: ResourceDefinition, obj: KubeObject, tenant: string): Promise<KubeObject> {
+    const [stored] = await converter.convert([obj], def.storage.apiVersion, obj.metadata.tenant ?? tenant, false);
+    return stored!;
+  }
+
+  /**
+   * What a write answers for a kind whose versions convert through a call: the object written,
+   * converted back from its storage version, as kube-apiserver decodes what it stored.
+   */
+  private async writtenAs(def: ResourceDefinition, stored: KubeObject, revision: number): Promise<KubeObject> {
+    const written = { ...stored, metadata: { ...stored.metadata, resourceVersion: String(revision) } };
+    return (await this.served(def, [written], false))[0]!;
+  }
+
   /**
    * An object as `def` serves it: stored in any version of its kind (or as the kind it is a view
-   * of), read in this one through the kind's conversion.
+   * of), read in this one through the kind's conversion. With a converter (`served`), an object
+   * stored in another version is left in it, its defaults waiting for the conversion.
    */
   decode(def: ResourceDefinition, kv: KeyValue): KubeObject {
     const obj = def.fromStorage(JSON.parse(kv.value) as KubeObject);
     obj.metadata.resourceVersion = String(kv.modRevision);
-    if (def.unstructured) def.defaults?.(obj);
+    if (def.unstructured && (!def.converter || obj.apiVersion === def.apiVersion)) def.defaults?.(obj);
     return obj;
+  }
+
+  /**
+   * Decoded objects in `def`'s version, for a kind whose versions convert through a call (a CRD's
+   * conversion webhook): each space's objects in one call, as kube-apiserver converts a list in one
+   * review (a space's webhook sees its own space's objects only), then the version's defaults.
+   * The objects given are not changed (the watch cache's are frozen); the order is kept.
+   */
+  async served(def: ResourceDefinition, objects: readonly KubeObject[], list: boolean): Promise<KubeObject[]> {
+    const converter = def.converter;
+    if (!converter) return [...objects];
+    const bySpace = new Map<string, number[]>();
+    objects.forEach((obj, i) => {
+      if (obj.apiVersion === def.apiVersion) return;
+      const tenant = obj.metadata.tenant ?? '';
+      const at = bySpace.get(tenant);
+      if (at) at.push(i);
+      else bySpace.set(tenant, [i]);
+    });
+    const out = [...objects];
+    for (const [tenant, at] of bySpace) {
+      const converted = await converter.convert(at.map((i) => objects[i]!), def.apiVersion, tenant, list);
+      at.forEach((i, k) => {
+        const obj = converted[k]!;
+        def.defaults?.(obj);
+        out[i] = obj;
+      });
+    }
+    return out;
   }
 
   // ---- reads ------------------------------------------------------------------------------
@@ -280,7 +325,8 @@ export class GenericStore {
     try {
       const { kv } = await this.store.get(this.key(def, loc), revision === undefined ? {} : { revision });
       if (!kv) throw notFound(def, loc.name);
-      return this.decode(def, kv);
+      const obj = this.decode(def, kv);
+      return def.converter ? (await this.served(def, [obj], false))[0]! : obj;
     } catch (err) {
       throw fromStorageError(err, def, loc.name);
     }
@@ -314,7 +360,7 @@ export class GenericStore {
             // Kubernetes counts what remains only when no filter makes the count a guess.
             if (!filter) metadata.remainingItemCount = page.remaining;
           }
-          return { items, metadata };
+          return { items: def.converter ? await this.served(def, items, true) : items, metadata };
         }
       }
     } catch (err) {
@@ -374,6 +420,9 @@ export class GenericStore {
     this.validate(def, obj, undefined);
     if (!opts.applied) this.recordManagedFields(def, obj, undefined, opts);
     const undos = await this.admit(attrs);
+    // The stored form of a kind converted through a call, once written: answered after the write
+    // is final (a failure converting it back must not undo what admission reserved for it).
+    let written: { stored: KubeObject; revision: number } | undefined;
     try {
       if (opts.dryRun) {
         // Dry run: the would-be object, nothing stored, no revision consumed, nothing kept reserved.
@@ -381,9 +430,14 @@ export class GenericStore {
         await runUndos(undos);
         return obj;
       }
-      for (let attempt = 1; ; attempt += 1) {
+      for (let attempt = 1; !written; attempt += 1) {
         try {
-          const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), this.encode(def, obj));
+          const stored = def.converter ? await this.toStorageVersion(def.converter, def, obj, loc.tenant) : obj;
+          const kv = await this.store.create(this.key(def, { ...loc, name: meta.name! }), this.encode(def, stored));
+          if (def.converter) {
+            written = { stored, revision: kv.modRevision };
+            continue;
+          }
           meta.resourceVersion = String(kv.modRevision);
           return obj;
         } catch (err) {
@@ -396,6 +450,7 @@ export class GenericStore {
       await runUndos(undos);
       throw err;
     }
+    return this.writtenAs(def, written.stored, written.revision);
   }
 
   /** Runs the mutating phase of the admission plugins, in order. */
@@ -538,6 +593,7 @@ export class GenericStore {
         return next;
       }
       const finalized = next.metadata.deletionTimestamp !== undefined && !this.held(def, next);
+      let written: { stored: KubeObject; revision: number };
       try {
         const key = this.key(def, loc);
         if (finalized) {
@@ -546,14 +602,21 @@ export class GenericStore {
           await this.released(def, next);
           return next;
         }
-        const kv = await this.store.update(key, this.encode(def, next), Number(current.metadata.resourceVersion));
-        next.metadata.resourceVersion = String(kv.modRevision);
-        return next;
+        const stored = def.converter ? await this.toStorageVersion(def.converter, def, next, loc.tenant) : next;
+        const kv = await this.store.update(key, this.encode(def, stored), Number(current.metadata.resourceVersion));
+        if (!def.converter) {
+          next.metadata.resourceVersion = String(kv.modRevision);
+          return next;
+        }
+        written = { stored, revision: kv.modRevision };
       } catch (err) {
         await runUndos(undos);
         if (!isStorageError(err, 'Conflict') || pinned) throw fromStorageError(err, def, loc.name);
         current = await this.get(def, loc);
+        continue;
       }
+      // Converted back once the write is final (see `create`).
+      return this.writtenAs(def, written.stored, written.revision);
     }
   }
 
@@ -678,7 +741,7 @@ export class GenericStore {
         const kv = await this.store.delete(this.key(def, loc), Number(current.metadata.resourceVersion));
         const gone = this.decode(def, kv);
         await this.released(def, gone);
-        return { object: gone, deleted: true };
+        return { object: def.converter ? (await this.served(def, [gone], false))[0]! : gone, deleted: true };
       } catch (err) {
         // Changed since we read it: read again unless the caller pinned a version.
         if (!isStorageError(err, 'Conflict') || pre?.resourceVersion) throw fromStorageError(err, def, loc.name);

@@ -165,6 +165,13 @@ export interface KindSpec<T extends KubeObject = KubeObject> extends KindStrateg
    * the kind's own group and resource, converted by `apiVersion` alone (see `storageVersion`).
    */
   storedAs?: StoredAs<T>;
+  /**
+   * Conversion between the kind's versions that needs a call (a CRD's conversion webhook). With
+   * it, objects are stored and read as they are: the generic store converts them through it,
+   * asynchronously, to the storage version before a write and to this kind's version after a
+   * read (the `None` conversion of `storageVersion` is then not used).
+   */
+  converter?: ObjectConverter;
   /** Sent as a `Warning` header with every answer about this kind (a deprecated custom resource version). */
   deprecationWarning?: string;
   /**
@@ -233,6 +240,16 @@ export interface StoredAs<T extends KubeObject = KubeObject> {
   fromStorage(obj: KubeObject): T;
 }
 
+/**
+ * A conversion that calls out (a CRD's conversion webhook): `objects`, all of the space `tenant`
+ * and each in some version of the kind, in `apiVersion`, in the same order. Objects already in
+ * `apiVersion` are returned as they are. `list` says they are one list's items, which kube-apiserver
+ * converts in one call and names by the list kind in its errors.
+ */
+export interface ObjectConverter {
+  convert(objects: readonly KubeObject[], apiVersion: string, tenant: string, list: boolean): Promise<KubeObject[]>;
+}
+
 /** Where a kind's objects are kept: the key's group, resource and scope, and the stored apiVersion and kind. */
 export interface StorageInfo extends ResourceKeyInfo {
   apiVersion: string;
@@ -251,6 +268,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> extends K
   toStorage(obj: T): KubeObject;
   /** An object as this kind serves it, from its stored form (which it may reuse). */
   fromStorage(obj: KubeObject): T;
+  converter?: ObjectConverter;
   deprecationWarning?: string;
   unstructured: boolean;
   kind: string;
@@ -340,9 +358,10 @@ export function defineKind<T extends KubeObject>(spec: KindSpec<T>): ResourceDef
     ...spec,
     apiVersion,
     storage,
-    // Without a view, versions differ by name only (the `None` conversion of custom resources).
-    toStorage: view ? (obj) => ({ ...view.toStorage(obj), apiVersion: storage.apiVersion, kind: storage.kind }) : (obj) => ({ ...obj, apiVersion: storage.apiVersion }),
-    fromStorage: (obj) => ({ ...(view ? view.fromStorage(obj) : (obj as T)), apiVersion, kind: spec.kind }),
+    // Without a view, versions differ by name only (the `None` conversion of custom resources),
+    // unless a converter calls out: then the store has converted the object before it gets here.
+    toStorage: view ? (obj) => ({ ...view.toStorage(obj), apiVersion: storage.apiVersion, kind: storage.kind }) : spec.converter ? (obj) => ({ ...obj }) : (obj) => ({ ...obj, apiVersion: storage.apiVersion }),
+    fromStorage: view ? (obj) => ({ ...view.fromStorage(obj), apiVersion, kind: spec.kind }) : spec.converter ? (obj) => obj as T : (obj) => ({ ...(obj as T), apiVersion, kind: spec.kind }),
     unstructured: spec.unstructured ?? false,
     listKind: `${spec.kind}List`,
     singular: spec.singular ?? spec.kind.toLowerCase(),

@@ -18,7 +18,7 @@ import { notFound } from './api-errors.js';
 import { ALL_TENANTS, type CollectionScope, type GenericStore, type ListResult, type ObjectLocation } from './generic-store.js';
 import type { KubeObject } from './object.js';
 import type { ResourceDefinition } from './resource-definition.js';
-import { bookmark, checkWatchQuery, errorEvent, INITIAL_EVENTS_END, selectionEvent, startStoreWatch, tooOld, wantsInitialEvents, type ActiveWatch, type ApiWatchEvent, type WatchQuery, type WatchSink } from './watch.js';
+import { bookmark, checkWatchQuery, convertingSink, errorEvent, INITIAL_EVENTS_END, selectionEvent, startStoreWatch, tooOld, wantsInitialEvents, type ActiveWatch, type ApiWatchEvent, type WatchQuery, type WatchSink } from './watch.js';
 
 /**
  * How much history each kind keeps for watches that resume from a revision: at most this many
@@ -513,6 +513,19 @@ export class WatchCaches {
    */
   async startWatch(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, sink: WatchSink): Promise<ActiveWatch> {
     checkWatchQuery(query);
+    if (!def.converter) return this.watchFrom(def, scope, query, sink);
+    const converting = convertingSink(this.generic, def, sink);
+    const active = await this.watchFrom(def, scope, query, converting);
+    return {
+      // Events still waiting for their conversion are not converted for a watch that ended.
+      stop: () => {
+        converting.cancel();
+        active.stop();
+      },
+    };
+  }
+
+  private async watchFrom(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, sink: WatchSink): Promise<ActiveWatch> {
     if (this.stopped || this.retired.has(def)) return startStoreWatch(this.generic, this.store, def, scope, query, sink);
     const cache = await this.cacheFor(def);
     const initial = wantsInitialEvents(query);
@@ -533,7 +546,7 @@ export class WatchCaches {
   async list(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): Promise<ListResult> {
     if (this.retired.has(def)) return this.generic.list(def, scope, query);
     const cache = await this.cacheFor(def);
-    return cache.page(scope, query, 0);
+    return this.served(def, cache.page(scope, query, 0));
   }
 
   /**
@@ -546,7 +559,7 @@ export class WatchCaches {
   async readList(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>, resourceVersion: string | undefined, limit: number): Promise<ListResult | undefined> {
     const cache = await this.cacheServing(def, resourceVersion);
     if (!cache) return undefined;
-    return cache.page(scope, query, resourceVersion === '0' ? 0 : limit);
+    return this.served(def, cache.page(scope, query, resourceVersion === '0' ? 0 : limit));
   }
 
   /**
@@ -560,7 +573,12 @@ export class WatchCaches {
     if (!cache) return this.generic.get(def, loc, resourceVersion);
     const object = cache.get(this.generic.key(def, loc));
     if (!object) throw notFound(def, loc.name);
-    return object;
+    return def.converter ? (await this.generic.served(def, [object], false))[0]! : object;
+  }
+
+  /** A page from memory in `def`'s version: the cache keeps objects as stored when a converter calls out (`GenericStore.served`). */
+  private async served(def: ResourceDefinition, page: ListResult): Promise<ListResult> {
+    return def.converter ? { items: await this.generic.served(def, page.items, true), metadata: page.metadata } : page;
   }
 
   /**
@@ -592,7 +610,8 @@ export class WatchCaches {
       });
     }
     const cache = await this.cacheFor(def);
-    return cache.get(this.generic.key(def, loc));
+    const object = cache.get(this.generic.key(def, loc));
+    return object && def.converter ? (await this.generic.served(def, [object], false))[0] : object;
   }
 
   /** Drops the cache of a kind served no more, ending its watches (see `retired`). */

@@ -50,6 +50,45 @@ export function errorEvent(err: ApiError): ApiWatchEvent {
   return { type: 'ERROR', object: statusFromError(err) as unknown as KubeObject };
 }
 
+/**
+ * A sink that sends each event's object in `def`'s version, for a kind whose versions convert
+ * through a call (`ResourceDefinition.converter`): events wait for their conversion and go out in
+ * the order they came. A failed conversion ends the watch with an ERROR event carrying it, as
+ * kube-apiserver ends a watch whose event it cannot encode; the client watches again.
+ */
+export function convertingSink(generic: GenericStore, def: ResourceDefinition, sink: WatchSink): WatchSink & { cancel(): void } {
+  let queue: Promise<void> = Promise.resolve();
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    sink.end();
+  };
+  return {
+    send(event) {
+      queue = queue.then(async () => {
+        if (ended) return;
+        try {
+          if (event.type === 'BOOKMARK' || event.type === 'ERROR') return sink.send(event);
+          const [object] = await generic.served(def, [event.object], false);
+          if (!ended) sink.send({ type: event.type, object: object! });
+        } catch (err) {
+          // A conversion that failed, or a sink that throws (its client is gone): the watch ends.
+          if (err instanceof ApiError) sink.send(errorEvent(err));
+          end();
+        }
+      });
+    },
+    end() {
+      queue = queue.then(end);
+    },
+    /** The watch was stopped by its client: what is queued is dropped, unconverted. */
+    cancel() {
+      ended = true;
+    },
+  };
+}
+
 /** Refuses a watch request that is wrong whatever serves it (400/422, before anything is sent). */
 export function checkWatchQuery(query: WatchQuery): void {
   if (query.sendInitialEvents && query.resourceVersionMatch !== 'NotOlderThan') {

@@ -5,6 +5,9 @@
  *
  * Paths: `/deny-labelled` refuses objects labelled `deny`; `/add-label` adds the label
  * `mutated-by: webhook` by JSONPatch; `/deny-delete` refuses everything (with reason Forbidden); `/warn` allows with a warning; `/slow` answers after 3 s.
+ * CRD conversion (ConversionReviews): `/convert` converts CronTabs between v1 (`spec.cronSpec`) and
+ * v2 (`spec.schedule`); `/convert-wrong-uid` answers about another review; `/convert-rename`
+ * renames the objects.
  *
  * @example
  *   const hooks = await startWebhookServer();
@@ -29,12 +32,36 @@ export interface WebhookServer {
   /** The CA bundle to put in a webhook's `clientConfig.caBundle` (base64 PEM). */
   caBundle: string;
   url(path: string): string;
+  /** The port it listens on, on 127.0.0.1. */
+  port: number;
   reviews: ReceivedReview[];
   close(): Promise<void>;
 }
 
 interface Review {
-  request?: { uid?: string; object?: { metadata?: { labels?: Record<string, string>; tenant?: string } } | null; oldObject?: { metadata?: { tenant?: string } } | null; userInfo?: { extra?: Record<string, string[]> } };
+  request?: {
+    uid?: string;
+    object?: { metadata?: { labels?: Record<string, string>; tenant?: string } } | null;
+    oldObject?: { metadata?: { tenant?: string } } | null;
+    userInfo?: { extra?: Record<string, string[]> };
+    /** A ConversionReview's objects and the version wanted. */
+    objects?: Array<{ apiVersion?: string; metadata?: { name?: string; tenant?: string }; spec?: Record<string, unknown> }>;
+    desiredAPIVersion?: string;
+  };
+}
+
+/** A ConversionReview's answer: CronTabs with `spec.cronSpec` in v1 and `spec.schedule` in v2. */
+function conversionAnswer(path: string, review: Review): Record<string, unknown> {
+  const r = review.request ?? {};
+  const desired = r.desiredAPIVersion ?? '';
+  const convertedObjects = (r.objects ?? []).map((o) => {
+    const { cronSpec, schedule, ...rest } = o.spec ?? {};
+    const spec = desired.endsWith('/v2') ? { ...rest, schedule: schedule ?? cronSpec } : { ...rest, cronSpec: cronSpec ?? schedule };
+    const metadata = path === '/convert-rename' ? { ...o.metadata, name: `${o.metadata?.name ?? ''}-renamed` } : o.metadata;
+    return { ...o, apiVersion: desired, metadata, spec };
+  });
+  const uid = path === '/convert-wrong-uid' ? '00000000-0000-0000-0000-000000000000' : r.uid;
+  return { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response: { uid, convertedObjects, result: { status: 'Success' } } };
 }
 
 function answer(path: string, review: Review): Record<string, unknown> {
@@ -64,9 +91,14 @@ function answer(path: string, review: Review): Record<string, unknown> {
   }
 }
 
-export async function startWebhookServer(): Promise<WebhookServer> {
+/**
+ * `hosts`: the names its certificate is for (a service's `<name>.<namespace>.svc`, to be reached
+ * by a service reference); `listen`: the address it listens on (every address, `0.0.0.0`, for a
+ * service's Endpoints, which may not be loopback).
+ */
+export async function startWebhookServer(hosts: readonly string[] = ['127.0.0.1'], listen = '127.0.0.1'): Promise<WebhookServer> {
   const ca = await createCa('webhook-test-ca');
-  const serving = await issueServingCertificate(ca, ['127.0.0.1']);
+  const serving = await issueServingCertificate(ca, hosts);
   const reviews: ReceivedReview[] = [];
   const server = https.createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -75,20 +107,21 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       const path = new URL(req.url ?? '/', 'https://127.0.0.1').pathname;
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Review;
       const r = review.request ?? {};
-      reviews.push({ path, tenant: r.object?.metadata?.tenant ?? r.oldObject?.metadata?.tenant, userTenant: r.userInfo?.extra?.['kube-spaces.io/tenant']?.[0], request: r as Record<string, unknown> });
+      reviews.push({ path, tenant: r.object?.metadata?.tenant ?? r.oldObject?.metadata?.tenant ?? r.objects?.[0]?.metadata?.tenant, userTenant: r.userInfo?.extra?.['kube-spaces.io/tenant']?.[0], request: r as Record<string, unknown> });
       const reply = (): void => {
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(path, review) }));
+        res.end(JSON.stringify(path.startsWith('/convert') ? conversionAnswer(path, review) : { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: answer(path, review) }));
       };
       if (path === '/slow') setTimeout(reply, 3000);
       else reply();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, listen, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     caBundle: Buffer.from(ca.cert).toString('base64'),
     url: (path) => `https://127.0.0.1:${port}${path}`,
+    port,
     reviews,
     close: () =>
       new Promise<void>((resolve) => {

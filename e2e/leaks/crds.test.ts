@@ -7,12 +7,15 @@
  * own aggregate-to-view roles there only. A system CRD shared with every space keeps each space's
  * custom resources apart, and only the system admin's all-spaces view lists and watches them together.
  * A t1 custom resource owns objects in t1 only: deleting it collects them, never t2's namesakes.
+ * A CRD's conversion webhook is sent its own space's objects only, one review per space even when
+ * the system admin lists a shared CRD's objects across spaces.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendCases, startCluster, type TestCluster } from '../harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl } from '../harness/kubectl.js';
 import { parseTable } from '../harness/kubectl-output.js';
 import { createTenants, eventually, grant, grantAndWait, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
+import { startWebhookServer, type WebhookServer } from '../harness/webhook-server.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const kubectlPath = kubectlForTests(['1.33']);
@@ -264,6 +267,75 @@ describe.each(backendCases(kubectlPath !== undefined))('CRD leaks on the $backen
           expect((await api.request('GET', '/apis/shared.example.com/v1')).status).toBe(404);
         }
         expect((await allSpaces.api.request('GET', '/tenants/all/apis/shared.example.com/v1/gadgets')).status).toBe(404);
+      });
+    });
+
+    describe('CRDs converting through a webhook', () => {
+      let hooks: WebhookServer;
+      const convertingCrd = (group: string, labels?: Record<string, string>) => {
+        const version = (name: string, storage: boolean) => ({ name, served: true, storage, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } });
+        return {
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          metadata: { name: `widgets.${group}`, ...(labels ? { labels } : {}) },
+          spec: {
+            group,
+            scope: 'Namespaced',
+            names: { plural: 'widgets', kind: 'Widget' },
+            versions: [version('v1', true), version('v2', false)],
+            conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: hooks.url('/convert'), caBundle: hooks.caBundle }, conversionReviewVersions: ['v1'] } },
+          },
+        };
+      };
+      const widget = (group: string, owner: string) => ({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w1' }, spec: { cronSpec: owner } });
+      /**
+       * The spaces of the conversion reviews since `from`, each review's objects' spaces as one
+       * text (`t1`, or `t1,t2` for a review that would mix them). The server's controllers read
+       * widgets too (in their preferred version, v2), so reviews of their own come in between.
+       */
+      const reviewedSpaces = (from: number) =>
+        new Set(hooks.reviews.slice(from).map((r) => [...new Set((r.request['objects'] as Array<{ metadata: { tenant: string } }>).map((o) => o.metadata.tenant))].sort().join(',')));
+
+      beforeAll(async () => {
+        hooks = await startWebhookServer();
+      });
+
+      afterAll(async () => {
+        await hooks?.close();
+      });
+
+      it('sends a t1 CRD’s webhook t1’s objects only, though t2 has the same CRD and webhook', async () => {
+        const group = 'conv.example.com';
+        const path = `/apis/${group}/v2/namespaces/default/widgets`;
+        for (const [user, owner] of [[alice, 't1'], [bob, 't2']] as const) {
+          expect((await user.api.request('POST', CRDS, { json: convertingCrd(group) })).status).toBe(201);
+          await eventually(`${owner} to serve widgets`, async () => (await user.api.request('GET', path)).status === 200);
+          expect((await user.api.request('POST', `/apis/${group}/v1/namespaces/default/widgets`, { json: widget(group, owner) })).status).toBe(201);
+        }
+        for (const [user, owner] of [[alice, 't1'], [bob, 't2']] as const) {
+          const from = hooks.reviews.length;
+          const listed = (await user.api.request('GET', path)).json<{ items: Array<{ apiVersion: string; spec: { schedule: string } }> }>();
+          expect(listed.items.map((i) => [i.apiVersion, i.spec.schedule])).toEqual([[`${group}/v2`, owner]]);
+          expect((await user.api.request('GET', `${path}/w1`)).json<{ spec: { schedule: string } }>().spec.schedule).toBe(owner);
+          expect(reviewedSpaces(from)).toContain(owner);
+          expect([...reviewedSpaces(0)].every((spaces) => !spaces.includes(','))).toBe(true);
+        }
+      });
+
+      it('converts a shared system CRD’s objects in one review per space when the system admin lists them across spaces', async () => {
+        const group = 'convshared.example.com';
+        expect((await cluster.api.request('POST', CRDS, { json: convertingCrd(group, { 'arktos.futurewei.com/crd-sharing-policy': 'forced' }) })).status).toBe(201);
+        for (const [user, owner] of [[alice, 't1'], [bob, 't2']] as const) {
+          await eventually(`${owner} to serve the shared widgets`, async () => (await user.api.request('GET', `/apis/${group}/v2/namespaces/default/widgets`)).status === 200);
+          expect((await user.api.request('POST', `/apis/${group}/v1/namespaces/default/widgets`, { json: widget(group, owner) })).status).toBe(201);
+        }
+        const from = hooks.reviews.length;
+        const all = (await allSpaces.api.request('GET', `/tenants/all/apis/${group}/v2/widgets`)).json<{ items: Array<{ metadata: { tenant: string }; spec: { schedule: string } }> }>();
+        expect(all.items.map((i) => [i.metadata.tenant, i.spec.schedule]).sort()).toEqual([
+          ['t1', 't1'],
+          ['t2', 't2'],
+        ]);
+        expect([...reviewedSpaces(from)].sort()).toEqual(['t1', 't2']);
       });
     });
   });

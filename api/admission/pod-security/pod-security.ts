@@ -21,7 +21,7 @@
  */
 import type { UserInfo } from '../../access.js';
 import { admissionForbidden, invalid } from '../../registry/api-errors.js';
-import { fieldErrors, type FieldError } from '../../registry/field-error.js';
+import { aggregateText, fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/generic-store.js';
 import type { KubeObject, ObjectMeta } from '../../registry/object.js';
 import { SYSTEM_TENANT } from '../../spaces.js';
@@ -113,12 +113,6 @@ function policyOf(labels: Record<string, string> | undefined): { policy: Policy;
 
 function fullyPrivileged(policy: Policy): boolean {
   return MODES.every((mode) => policy[mode].level === 'privileged');
-}
-
-/** Go's `ErrorList.ToAggregate().Error()`: one error as is, several as `[a, b]`. */
-function aggregateText(errors: FieldError[]): string {
-  const texts = errors.map((e) => `${e.field}: ${e.message}`);
-  return texts.length === 1 ? texts[0]! : `[${texts.join(', ')}]`;
 }
 
 function templateOf(obj: KubeObject, path: string[]): { metadata?: ObjectMeta; spec?: CheckedPodSpec } | undefined {

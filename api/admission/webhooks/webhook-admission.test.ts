@@ -6,12 +6,17 @@ import { events as eventsV1 } from '../../kinds/events/event.js';
 import type { Webhook, WebhookConfiguration } from '../../kinds/admissionregistration/webhook-types.js';
 import type { AdmissionAttributes } from '../../registry/generic-store.js';
 import type { KubeObject } from '../../registry/object.js';
+import { defineKind, type ObjectConverter, type ResourceDefinition } from '../../registry/resource-definition.js';
+import { ref, type Schema } from '../../schema/schema.js';
 import { ApiError } from '../../status.js';
 import type { AdmissionRequest } from './admission-review.js';
 import type { WebhookAnswer, WebhookTarget } from './webhook-client.js';
 import { ALL_SPACES_LABEL, MAX_SPACE_WEBHOOKS, WebhookAdmission } from './webhook-admission.js';
 
 const user: UserInfo = { name: 'jane', uid: 'u1', groups: ['devs'], tenant: 't1', extra: {} };
+
+/** A custom resource's schema: any fields, typed metadata. */
+const CR_SCHEMA: Schema = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta') } };
 
 function hook(name: string, extra: Partial<Webhook> = {}): Webhook {
   return {
@@ -36,14 +41,19 @@ function config(name: string, tenant: string, webhooks: Webhook[], labels?: Reco
 type Responder = (request: AdmissionRequest, target: WebhookTarget) => Record<string, unknown> | WebhookAnswer;
 
 /** A plugin over fixed configurations; `respond` plays every webhook and sees every request. */
-function plugin(configs: { validating?: WebhookConfiguration[]; mutating?: WebhookConfiguration[] }, respond: Responder, namespaces: Record<string, Record<string, string>> = {}) {
+function plugin(
+  configs: { validating?: WebhookConfiguration[]; mutating?: WebhookConfiguration[] },
+  respond: Responder,
+  namespaces: Record<string, Record<string, string>> = {},
+  equivalents: (def: ResourceDefinition) => ResourceDefinition[] = (def) => (def === coreEvents ? [eventsV1] : []),
+) {
   const calls: Array<{ hook: string; request: AdmissionRequest; target: WebhookTarget }> = [];
   const admission = new WebhookAdmission({
     systemTenant: 'system',
     configurations: (kind, tenant) => (configs[kind] ?? []).filter((c) => c.metadata.tenant === tenant),
     readNamespace: async (tenant, name) => (namespaces[`${tenant}/${name}`] ? { metadata: { name, labels: namespaces[`${tenant}/${name}`] } } : undefined),
     resolveService: async () => ({ host: '10.0.0.7', port: 8443 }),
-    equivalents: (_tenant, def) => (def === coreEvents ? [eventsV1] : []),
+    equivalents: (_tenant, def) => equivalents(def),
     post: async (target, body) => {
       const request = (JSON.parse(body) as { request: AdmissionRequest }).request;
       calls.push({ hook: target.url, request, target });
@@ -187,6 +197,28 @@ describe('WebhookAdmission', () => {
     expect(calls[0]!.request.object).toMatchObject({ apiVersion: 'events.k8s.io/v1', regarding: { kind: 'Pod', name: 'p' } });
   });
 
+  it('converts a custom resource for an equivalent version through its CRD conversion webhook, and the patch back', async () => {
+    const converted: string[] = [];
+    const converter: ObjectConverter = {
+      async convert(objects, apiVersion, tenant) {
+        converted.push(`${tenant} ${apiVersion}`);
+        return objects.map((o) => ({ ...structuredClone(o), apiVersion, spec: apiVersion.endsWith('/v1') ? { cronSpec: 'x' } : { schedule: 'x' } }));
+      },
+    };
+    const common = { group: 'stable.example.com', kind: 'CronTab', resource: 'crontabs', scope: 'namespace' as const, storageVersion: 'v1', converter, unstructured: true, schema: CR_SCHEMA };
+    const v1 = defineKind<KubeObject>({ ...common, version: 'v1' });
+    const v2 = defineKind<KubeObject>({ ...common, version: 'v2' });
+    const rules = [{ operations: ['CREATE'], apiGroups: ['stable.example.com'], apiVersions: ['v1'], resources: ['crontabs'], scope: '*' }];
+    const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels', value: { seen: 'v1' } }])).toString('base64');
+    const { admission, calls } = plugin({ mutating: [config('c', 't1', [hook('conv.example.com', { rules })])] }, () => ({ allowed: true, patchType: 'JSONPatch', patch }), {}, (def) => (def === v2 ? [v1] : []));
+    const object: KubeObject = { apiVersion: 'stable.example.com/v2', kind: 'CronTab', metadata: { name: 'c', namespace: 'ns', tenant: 't1' }, spec: { schedule: 'x' } } as KubeObject;
+    const asked = attrs({ def: v2, object });
+    await admission.mutate(asked);
+    expect(calls[0]!.request.object).toMatchObject({ apiVersion: 'stable.example.com/v1', spec: { cronSpec: 'x' } });
+    expect(asked.object).toMatchObject({ apiVersion: 'stable.example.com/v2', metadata: { labels: { seen: 'v1' } }, spec: { schedule: 'x' } });
+    expect(converted).toEqual(['t1 stable.example.com/v1', 't1 stable.example.com/v2']);
+  });
+
   it('refuses a dry run a webhook with side effects would see, and sends DELETE with the old object only', async () => {
     const err = await refusal(plugin({ validating: [config('c', 't1', [hook('fx.example.com', { sideEffects: 'Some' })])] }, () => ({ allowed: true })).admission.admit(attrs({ dryRun: true })));
     expect([err.code, err.message]).toEqual([400, 'admission webhook "fx.example.com" does not support dry run']);
@@ -214,7 +246,7 @@ describe('WebhookAdmission', () => {
   it('resolves a service reference in the configuration’s space and keeps the service name for TLS', async () => {
     const { admission, calls } = plugin({ validating: [config('c', 't1', [hook('svc.example.com', { clientConfig: { service: { namespace: 'hooks', name: 'webhook', path: '/v', port: 443 } } })])] }, () => ({ allowed: true }));
     await admission.admit(attrs());
-    expect(calls[0]!.target).toMatchObject({ url: 'https://webhook.hooks.svc/v', connectTo: { host: '10.0.0.7', port: 8443 } });
+    expect(calls[0]!.target).toMatchObject({ url: 'https://webhook.hooks.svc:443/v', connectTo: { host: '10.0.0.7', port: 8443 } });
   });
 });
 

@@ -34,7 +34,7 @@ import { labelSelectorMatches } from '../../validation/label-selector.js';
 import { isQualifiedName } from '../../validation/labels.js';
 import { comprehensionDepth, largestCollection, mayExceedLimit } from './condition-bounds.js';
 import { denial, optionsFor, readResponse, reviewBody, reviewUserInfo, type AdmissionRequest, type AdmissionResponse } from './admission-review.js';
-import { postReview, type WebhookAnswer, type WebhookTarget } from './webhook-client.js';
+import { clientTarget, postReview, type WebhookAnswer, type WebhookTarget } from './webhook-client.js';
 import { isEmptySelector, objectSelectorMatches, rulesMatch, type Operation, type RequestTarget } from './webhook-matching.js';
 
 /** The label that makes a system-space configuration act on every space's requests. */
@@ -104,9 +104,14 @@ function byName(a: WebhookConfiguration, b: WebhookConfiguration): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The object as `to` serves it (another version of the same stored kind). */
-function convert(obj: KubeObject, from: ResourceDefinition, to: ResourceDefinition): KubeObject {
-  return from === to ? obj : to.fromStorage(from.toStorage(obj));
+/**
+ * The object as `to` serves it (another version of the same stored kind): through the kind's
+ * converter when it calls out (a CRD's conversion webhook, with the object's space's objects only).
+ */
+async function convert(obj: KubeObject, from: ResourceDefinition, to: ResourceDefinition, tenant: string): Promise<KubeObject> {
+  if (from === to) return obj;
+  if (to.converter) return (await to.converter.convert([obj], to.apiVersion, obj.metadata.tenant ?? tenant, false))[0]!;
+  return to.fromStorage(from.toStorage(obj));
 }
 
 export class WebhookAdmission implements AdmissionPlugin {
@@ -206,13 +211,13 @@ export class WebhookAdmission implements AdmissionPlugin {
 
   // ---- calling ---------------------------------------------------------------------------
 
-  private request(inv: Invocation, attrs: AdmissionAttributes): AdmissionRequest {
+  private async request(inv: Invocation, attrs: AdmissionAttributes): Promise<AdmissionRequest> {
     const write = askedWrite(attrs);
     const operation = operationOf[write.operation];
     const asked = attrs.def;
     const def = inv.def;
-    const object = write.operation === 'delete' ? null : convert(write.object, asked, def);
-    const oldObject = write.old ? convert(write.old, asked, def) : null;
+    const object = write.operation === 'delete' ? null : await convert(write.object, asked, def, attrs.tenant);
+    const oldObject = write.old ? await convert(write.old, asked, def, attrs.tenant) : null;
     const sub = write.subresource;
     return {
       uid: randomUUID(),
@@ -237,10 +242,10 @@ export class WebhookAdmission implements AdmissionPlugin {
    * Calls one webhook about the request: its response, or undefined when the webhook is skipped
    * (match conditions false, or a failure its `failurePolicy: Ignore` lets through).
    */
-  private async call(inv: Invocation, attrs: AdmissionAttributes): Promise<AdmissionResponse | undefined> {
+  private async call(inv: Invocation, attrs: AdmissionAttributes): Promise<{ response: AdmissionResponse; request: AdmissionRequest } | undefined> {
     const hook = inv.hook;
     const name = hook.name ?? '';
-    const request = this.request(inv, attrs);
+    const request = await this.request(inv, attrs);
     try {
       if (!this.conditionsMatch(hook, request)) return undefined;
       if (attrs.dryRun && !NO_SIDE_EFFECT_CLASSES.includes(hook.sideEffects ?? '')) {
@@ -254,7 +259,7 @@ export class WebhookAdmission implements AdmissionPlugin {
       }
       const response = readResponse(answer.body, request.uid);
       if ('invalid' in response) throw new CallError(`failed calling webhook ${JSON.stringify(name)}: received invalid webhook response: ${response.invalid}`);
-      return response;
+      return { response, request };
     } catch (err) {
       if (!(err instanceof CallError)) throw err;
       if (hook.failurePolicy === 'Ignore') {
@@ -267,18 +272,9 @@ export class WebhookAdmission implements AdmissionPlugin {
 
   /** Where the webhook answers: its URL, or its service's endpoint in the configuration's space. */
   private async target(inv: Invocation): Promise<WebhookTarget> {
-    const cc = inv.hook.clientConfig ?? {};
-    const caPem = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
-    const timeoutSeconds = inv.hook.timeoutSeconds ?? 10;
-    if (cc.url !== undefined) return { url: cc.url, caPem, timeoutSeconds };
-    const service = cc.service ?? {};
-    const port = service.port ?? 443;
-    const path = service.path ?? '';
-    // The URL kube would call; its name is what the serving certificate must be for.
-    const url = `https://${service.name ?? ''}.${service.namespace ?? ''}.svc${port === 443 ? '' : `:${port}`}${path}`;
-    const resolved = await this.options.resolveService(inv.owner, service);
-    if ('error' in resolved) throw new CallError(`failed calling webhook ${JSON.stringify(inv.hook.name ?? '')}: failed to call webhook: Post ${JSON.stringify(`${url}?timeout=${timeoutSeconds}s`)}: ${resolved.error}`);
-    return { url, connectTo: resolved, caPem, timeoutSeconds };
+    const target = await clientTarget(inv.hook.clientConfig ?? {}, inv.hook.timeoutSeconds ?? 10, (service) => this.options.resolveService(inv.owner, service));
+    if ('error' in target) throw new CallError(`failed calling webhook ${JSON.stringify(inv.hook.name ?? '')}: failed to call webhook: ${target.error}`);
+    return target;
   }
 
   /** Whether every match condition holds; an error is a call failure (failurePolicy decides). */
@@ -316,7 +312,7 @@ export class WebhookAdmission implements AdmissionPlugin {
   }
 
   private async callValidating(inv: Invocation, attrs: AdmissionAttributes): Promise<void> {
-    const response = await this.call(inv, attrs);
+    const response = (await this.call(inv, attrs))?.response;
     if (!response) return;
     this.warn(response, attrs);
     this.annotate(inv, response, attrs);
@@ -324,14 +320,15 @@ export class WebhookAdmission implements AdmissionPlugin {
   }
 
   private async callMutating(inv: Invocation, attrs: AdmissionAttributes): Promise<void> {
-    const response = await this.call(inv, attrs);
-    if (!response) return;
+    const answered = await this.call(inv, attrs);
+    if (!answered) return;
+    const { response, request } = answered;
     this.warn(response, attrs);
     this.annotate(inv, response, attrs);
     if (!response.allowed) this.refuse(inv, response);
     if (!response.patch) return;
     if (response.patchType !== 'JSONPatch') throw internalError(`unsupported patch type ${JSON.stringify(response.patchType ?? '')}`);
-    this.applyPatch(inv, attrs, response.patch);
+    await this.applyPatch(inv, attrs, request.object, response.patch);
   }
 
   private refuse(inv: Invocation, response: AdmissionResponse): never {
@@ -361,9 +358,10 @@ export class WebhookAdmission implements AdmissionPlugin {
   /**
    * Applies a webhook's JSONPatch to the request's object in place (the store goes on with that
    * object), decoded again as kube decodes a patched object: unknown fields dropped, defaults
-   * applied. A patch may not move the object to another name, namespace or space.
+   * applied. A patch may not move the object to another name, namespace or space. `sent` is the
+   * object as the webhook received it (in its version), null for a DELETE.
    */
-  private applyPatch(inv: Invocation, attrs: AdmissionAttributes, patch: string): void {
+  private async applyPatch(inv: Invocation, attrs: AdmissionAttributes, sent: KubeObject | null, patch: string): Promise<void> {
     let operations: unknown;
     try {
       operations = JSON.parse(Buffer.from(patch, 'base64').toString('utf8'));
@@ -373,8 +371,9 @@ export class WebhookAdmission implements AdmissionPlugin {
     const write = askedWrite(attrs);
     const asked = attrs.def;
     let patched: KubeObject;
+    const asSent = sent ?? (await convert(write.object, asked, inv.def, attrs.tenant));
     try {
-      patched = convert(applyJsonPatch(convert(write.object, asked, inv.def), operations), inv.def, asked);
+      patched = await convert(applyJsonPatch(asSent, operations), inv.def, asked, attrs.tenant);
     } catch (err) {
       throw internalError(err instanceof ApiError ? err.message.replace(/^the server rejected our request due to an error in our request: /, '') : String(err));
     }

@@ -14,6 +14,7 @@
  */
 import type { ClientRequest } from 'node:http';
 import https from 'node:https';
+import type { ServiceReference, WebhookClientConfig } from '../../kinds/admissionregistration/webhook-types.js';
 
 /** The largest answer read from a webhook; a review carries an object and a patch, both bounded by the 3 MiB request limit. */
 export const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
@@ -26,6 +27,8 @@ export interface WebhookTarget {
   /** PEM certificates to trust; the system's roots when undefined. */
   caPem?: string;
   timeoutSeconds: number;
+  /** The largest answer read; MAX_RESPONSE_BYTES when undefined. */
+  maxResponseBytes?: number;
 }
 
 export type WebhookAnswer = { status: number; body: unknown } | { error: string };
@@ -64,8 +67,28 @@ function goNetError(err: NodeJS.ErrnoException & { host?: string; address?: stri
 const webhookAgent = new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 8, timeout: 4_000, scheduling: 'lifo' });
 
 /** The URL a request goes to: client-go adds the timeout as a query parameter. */
-export function requestUrl(target: WebhookTarget): string {
+export function requestUrl(target: Pick<WebhookTarget, 'url' | 'timeoutSeconds'>): string {
   return `${target.url}?timeout=${target.timeoutSeconds}s`;
+}
+
+/** Where a service reference answers (`service-resolver.ts`), or why it cannot. */
+export type ResolveService = (ref: ServiceReference) => Promise<{ host: string; port: number } | { error: string }>;
+
+/**
+ * Where a webhook's `clientConfig` leads (admission and CRD conversion webhooks share this form):
+ * its URL, or the name kube-apiserver would dial for its service, connected to the service's
+ * endpoint; trusting `caBundle`. A service that resolves nowhere is the failed Post, in Go's words.
+ */
+export async function clientTarget(cc: WebhookClientConfig, timeoutSeconds: number, resolve: ResolveService): Promise<WebhookTarget | { error: string }> {
+  const caPem = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
+  if (cc.url !== undefined) return { url: cc.url, caPem, timeoutSeconds };
+  const service = cc.service ?? {};
+  const port = service.port ?? 443;
+  // The URL kube would call (always with its port); its name is what the serving certificate must be for.
+  const url = `https://${service.name ?? ''}.${service.namespace ?? ''}.svc:${port}${service.path ?? ''}`;
+  const resolved = await resolve(service);
+  if ('error' in resolved) return { error: `Post ${JSON.stringify(requestUrl({ url, timeoutSeconds }))}: ${resolved.error}` };
+  return { url, connectTo: resolved, caPem, timeoutSeconds };
 }
 
 /** POSTs `body` (an AdmissionReview) and reads the answer as JSON, within the target's timeout. */
@@ -105,11 +128,12 @@ export function postReview(target: WebhookTarget, body: string): Promise<Webhook
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
+          const maxBytes = target.maxResponseBytes ?? MAX_RESPONSE_BYTES;
           res.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > MAX_RESPONSE_BYTES) {
+            if (size > maxBytes) {
               req.destroy();
-              done(fail(`the webhook's response exceeds ${MAX_RESPONSE_BYTES} bytes`));
+              done(fail(`the webhook's response exceeds ${maxBytes} bytes`));
               return;
             }
             chunks.push(chunk);

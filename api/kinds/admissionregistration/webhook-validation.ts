@@ -67,7 +67,7 @@ export function validateWebhookURL(raw: string, path: string): FieldError[] {
 }
 
 /** k8s.io/apiserver's ValidateWebhookService. */
-function validateWebhookService(service: NonNullable<Webhook['clientConfig']>['service'] & object, path: string): FieldError[] {
+export function validateWebhookService(service: NonNullable<Webhook['clientConfig']>['service'] & object, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!service.name) errs.push(fieldErrors.required(child(path, 'name'), 'service name is required'));
   if (!service.namespace) errs.push(fieldErrors.required(child(path, 'namespace'), 'service namespace is required'));
@@ -122,8 +122,12 @@ function validateMatchConditions(conditions: MatchCondition[], path: string): Fi
   return errs;
 }
 
-function validateReviewVersions(versions: string[], requireRecognized: boolean, path: string): FieldError[] {
-  if (versions.length === 0) return [fieldErrors.required(path, `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`)];
+/**
+ * Admission (and CRD conversion) review versions: unique DNS labels, one of them this server's.
+ * CRDs say nothing more than "Required value" when there are none (`emptyDetail` '').
+ */
+export function validateReviewVersions(versions: string[], requireRecognized: boolean, path: string, emptyDetail = `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`): FieldError[] {
+  if (versions.length === 0) return [fieldErrors.required(path, emptyDetail)];
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   versions.forEach((v, i) => {

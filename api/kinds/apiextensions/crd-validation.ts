@@ -11,7 +11,9 @@ import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import { child, index, key } from '../../validation/field-path.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.js';
 import { validateImmutable } from '../apps/workload.js';
+import { validateReviewVersions, validateWebhookService, validateWebhookURL } from '../admissionregistration/webhook-validation.js';
 import { compileRules, ruleSchemaPath } from './cel-rules.js';
+import { CONVERSION_REVIEW_VERSIONS } from './conversion-webhook.js';
 import { validateDefaults } from './schema-defaults.js';
 import { validateExtensions } from './schema-extensions.js';
 import { validateStructural } from './structural-schema.js';
@@ -185,23 +187,32 @@ function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
 }
 
 /**
- * `validateCustomResourceConversion`. Only the None strategy is served: a CRD asking for Webhook
- * is refused rather than served as None. A CRD stored with Webhook before this check existed
- * keeps it through updates (as kube never tightens validation of stored data), so its finalizer
- * can still be released.
+ * `validateCustomResourceConversion`, with the paths of kube's internal version (v1's
+ * `webhook.clientConfig` and `webhook.conversionReviewVersions` are `webhookClientConfig` and
+ * `conversionReviewVersions` there). An update need not name a review version this server speaks
+ * when the stored CRD did not either, as kube tolerates what it stored before.
  */
 function validateConversion(conversion: CustomResourceConversion | undefined, old: CustomResourceConversion | undefined): FieldError[] {
   if (!conversion) return [];
-  const strategyPath = 'spec.conversion.strategy';
-  if (conversion.strategy === 'Webhook') {
-    return old?.strategy === 'Webhook' ? [] : [fieldErrors.notSupported(strategyPath, conversion.strategy, ['None'], 'webhook conversion is not supported by this server')];
+  const path = 'spec.conversion';
+  const errors = enumString(child(path, 'strategy'), conversion.strategy, ['None', 'Webhook']);
+  const clientPath = child(path, 'webhookClientConfig');
+  const versionsPath = child(path, 'conversionReviewVersions');
+  const cc = conversion.webhook?.clientConfig;
+  const versions = conversion.webhook?.conversionReviewVersions ?? [];
+  if (conversion.strategy !== 'Webhook') {
+    const notWebhook = 'should not be set when strategy is not set to Webhook';
+    if (cc) errors.push(fieldErrors.forbidden(clientPath, notWebhook));
+    if (versions.length > 0) errors.push(fieldErrors.forbidden(versionsPath, notWebhook));
+    return errors;
   }
-  const errors = enumString(strategyPath, conversion.strategy, ['None']);
-  // v1's webhook.clientConfig and webhook.conversionReviewVersions are, in kube's internal
-  // version its errors name, webhookClientConfig and conversionReviewVersions.
-  const notWebhook = 'should not be set when strategy is not set to Webhook';
-  if (conversion.webhook?.clientConfig) errors.push(fieldErrors.forbidden('spec.conversion.webhookClientConfig', notWebhook));
-  if ((conversion.webhook?.conversionReviewVersions ?? []).length > 0) errors.push(fieldErrors.forbidden('spec.conversion.conversionReviewVersions', notWebhook));
+  if (!cc) errors.push(fieldErrors.required(clientPath, 'required when strategy is set to Webhook'));
+  else if ((cc.url === undefined) === (cc.service === undefined)) errors.push(fieldErrors.required(clientPath, 'exactly one of url or service is required'));
+  else if (cc.url !== undefined) errors.push(...validateWebhookURL(cc.url, child(clientPath, 'url')));
+  else if (cc.service) errors.push(...validateWebhookService(cc.service, child(clientPath, 'service')));
+  const oldVersions = old?.webhook?.conversionReviewVersions ?? [];
+  const requireRecognized = !old || oldVersions.length === 0 || oldVersions.some((v) => CONVERSION_REVIEW_VERSIONS.includes(v));
+  errors.push(...validateReviewVersions(versions, requireRecognized, versionsPath, ''));
   return errors;
 }
 

@@ -34,6 +34,28 @@ describe('customResourceKind', () => {
     expect(def.columns[1]!.cell({ metadata: { creationTimestamp: new Date(NOW - 600_000).toISOString() } }, NOW)).toBe('10m');
   });
 
+  it('converts through the CRD’s webhook, resolving its service in the space of the CRD serving the objects', async () => {
+    const asked: string[] = [];
+    const kinds = new CustomResourceKinds(undefined, async (tenant) => {
+      asked.push(tenant);
+      return { error: 'dial tcp: lookup conv.hooks.svc: no such host' };
+    });
+    const v1 = { name: 'v1', served: true, storage: true };
+    const conversion = { strategy: 'Webhook', webhook: { clientConfig: { service: { namespace: 'hooks', name: 'conv' } }, conversionReviewVersions: ['v1'] } };
+    const [stored, served] = kinds.of(crd('t1', { versions: [v1, { ...v1, name: 'v2', storage: false }], conversion }));
+    expect(kinds.of(crd('system', { versions: [v1, { ...v1, name: 'v2', storage: false }], conversion }))[1]).toBe(served);
+    expect(stored!.converter).toBe(served!.converter);
+    const object = (tenant: string) => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'a', tenant } });
+    for (const tenant of ['t1', 't2']) {
+      await expect(served!.converter!.convert([object(tenant)], 'stable.example.com/v2', tenant, false)).rejects.toThrow(
+        'conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "https://conv.hooks.svc:443?timeout=30s": dial tcp: lookup conv.hooks.svc: no such host',
+      );
+    }
+    // t1's objects reach t1's CRD's service; t2 has no CRD of that name, so it is served the system's.
+    expect(asked).toEqual(['t1', 'system']);
+    expect(customResourceKind(crd('t1'))!.converter).toBeUndefined();
+  });
+
   it('serves nothing before Established', () => {
     expect(customResourceKind(crd('t1', {}, false))).toBeUndefined();
   });

@@ -13,6 +13,8 @@ import { compareKubeAwareVersions } from '../../registry/version-priority.js';
 import { evaluateRules, releaseRules, retainRules, ruleSchemaPath } from './cel-rules.js';
 import { applyDefaults, validateAgainstSchema } from './schema-validation.js';
 import { ref, type Schema } from '../../schema/schema.js';
+import { SYSTEM_TENANT } from '../../spaces.js';
+import { conversionWebhook, type ResolveSpaceService } from './conversion-webhook.js';
 import { isConditionTrue, type CustomResourceColumnDefinition, type CustomResourceDefinition, type CustomResourceSubresources, type JSONSchemaProps } from './types.js';
 
 /** A simple JSON path (`.spec.cronSpec`, `.status.items[0]`) evaluated against an object. */
@@ -144,13 +146,21 @@ interface CompiledSpec {
   rules: Array<{ schema: JSONSchemaProps; path: string }>;
 }
 
-/** The kinds of the served versions, the storage version's first. */
-function compile(crd: CustomResourceDefinition): CompiledSpec {
+/** Without services (tests): a service reference answers nowhere, as Go's lookup fails. */
+const noServices: ResolveSpaceService = async (_tenant, ref) => ({ error: `dial tcp: lookup ${ref.name ?? ''}.${ref.namespace ?? ''}.svc: no such host` });
+
+/**
+ * The kinds of the served versions, the storage version's first. A Webhook conversion strategy
+ * gives them one converter, whose service reference `resolve` finds for the objects' space.
+ */
+function compile(crd: CustomResourceDefinition, resolve: ResolveSpaceService): CompiledSpec {
   const spec = crd.spec;
   const names = crd.status?.acceptedNames;
   const storage = spec?.versions?.find((v) => v.storage);
   const held: CompiledSpec['rules'] = [];
   if (!spec?.group || !names?.plural || !names.kind || !storage?.name) return { kinds: [], rules: held };
+  const webhook = spec.conversion?.strategy === 'Webhook' ? spec.conversion.webhook : undefined;
+  const converter = webhook ? conversionWebhook(names.kind, webhook, resolve) : undefined;
   const served = (spec.versions ?? []).filter((v) => v.served && v.name);
   served.sort((a, b) => (a === storage ? -1 : b === storage ? 1 : 0));
   const kinds = served.map((version) => {
@@ -165,6 +175,7 @@ function compile(crd: CustomResourceDefinition): CompiledSpec {
       group: spec.group!,
       version: version.name!,
       storageVersion: storage.name,
+      ...(converter ? { converter } : {}),
       ...(deprecationWarning !== undefined ? { deprecationWarning } : {}),
       kind: names.kind!,
       resource: names.plural!,
@@ -215,7 +226,10 @@ export class CustomResourceKinds {
   /** Each CRD's spec hash. */
   private readonly used = new Map<string, string>();
 
-  constructor(private readonly onRetired: (defs: readonly ResourceDefinition[]) => void = () => {}) {}
+  constructor(
+    private readonly onRetired: (defs: readonly ResourceDefinition[]) => void = () => {},
+    private readonly resolveService: ResolveSpaceService = noServices,
+  ) {}
 
   /**
    * The kinds `crd` serves, one per served version with the storage version's first, or none
@@ -230,7 +244,14 @@ export class CustomResourceKinds {
     const hash = servedShapeHash(crd);
     if (this.used.get(user) !== hash) this.releaseUser(user);
     let spec = this.compiled.get(hash);
-    if (!spec) this.compiled.set(hash, (spec = { ...compile(crd), users: new Set() }));
+    if (!spec) {
+      const users = new Set<string>();
+      const name = crd.metadata.name ?? '';
+      // Identical CRDs of several spaces share the kinds: a conversion webhook's service is looked
+      // up in the space of the CRD serving the objects, theirs or (shared with them) the system's.
+      const resolve: ResolveSpaceService = (tenant, ref) => this.resolveService(users.has(userOf(tenant, name)) ? tenant : SYSTEM_TENANT, ref);
+      this.compiled.set(hash, (spec = { ...compile(crd, resolve), users }));
+    }
     spec.users.add(user);
     this.used.set(user, hash);
     return spec.kinds;

@@ -71,12 +71,35 @@ describe('CustomResourceDefinition', () => {
     ],
     ['a short name that is no DNS-1035 label', crontab({ names: { plural: 'crontabs', kind: 'CronTab', shortNames: ['c_t'] } }), [`spec.names.shortNames[0]: Invalid value: "c_t": ${DNS1035}`]],
     ['kind equal to listKind', crontab({ names: { plural: 'crontabs', kind: 'CronTab', listKind: 'CronTab' } }), ['spec.names.listKind: Invalid value: "CronTab": kind and listKind may not be the same']],
-    ['an unknown conversion strategy', crontab({ conversion: { strategy: 'Magic' } }), ['spec.conversion.strategy: Unsupported value: "Magic": supported values: "None"']],
+    ['an unknown conversion strategy', crontab({ conversion: { strategy: 'Magic' } }), ['spec.conversion.strategy: Unsupported value: "Magic": supported values: "None", "Webhook"']],
     ['a conversion without strategy', crontab({ conversion: {} }), ['spec.conversion.strategy: Required value']],
     [
-      'webhook conversion, which this server does not serve',
-      crontab({ conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com' }, conversionReviewVersions: ['v1'] } } }),
-      ['spec.conversion.strategy: Unsupported value: "Webhook": supported values: "None"; webhook conversion is not supported by this server'],
+      'webhook conversion without a webhook',
+      crontab({ conversion: { strategy: 'Webhook' } }),
+      ['spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook', 'spec.conversion.conversionReviewVersions: Required value'],
+    ],
+    [
+      'a conversion webhook with both url and service',
+      crontab({ conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com', service: { namespace: 'ns', name: 'conv' } }, conversionReviewVersions: ['v1'] } } }),
+      ['spec.conversion.webhookClientConfig: Required value: exactly one of url or service is required'],
+    ],
+    [
+      'a conversion webhook over http, with a query',
+      crontab({ conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'http://convert.example.com/c?x=1' }, conversionReviewVersions: ['v1'] } } }),
+      [
+        `spec.conversion.webhookClientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+        'spec.conversion.webhookClientConfig.url: Invalid value: "x=1": query parameters are not permitted in the URL',
+      ],
+    ],
+    [
+      'a conversion webhook service without name',
+      crontab({ conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { namespace: 'ns' } }, conversionReviewVersions: ['v1'] } } }),
+      ['spec.conversion.webhookClientConfig.service.name: Required value: service name is required'],
+    ],
+    [
+      'review versions this server does not speak, or twice',
+      crontab({ conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com' }, conversionReviewVersions: ['v2', 'v2'] } } }),
+      ['spec.conversion.conversionReviewVersions[1]: Invalid value: "v2": duplicate version', 'spec.conversion.conversionReviewVersions: Invalid value: ["v2","v2"]: must include at least one of v1, v1beta1'],
     ],
     [
       'a webhook with the None strategy',
@@ -118,15 +141,16 @@ describe('CustomResourceDefinition', () => {
     expect((await create(customResourceDefinitions, crontab({ conversion: { strategy: 'None', webhook: {} } }))).errors).toEqual([]);
   });
 
-  it('refuses switching a CRD to webhook conversion, and keeps updating one stored with it before', async () => {
-    const { object } = await create(customResourceDefinitions, crontab());
-    const webhook = { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com' }, conversionReviewVersions: ['v1'] } };
-    const switched = { ...object, spec: { ...object.spec, conversion: webhook } };
-    expect(messages(update(customResourceDefinitions, switched, object))).toEqual([
-      'spec.conversion.strategy: Unsupported value: "Webhook": supported values: "None"; webhook conversion is not supported by this server',
-    ]);
-    const released = { ...switched, metadata: { ...switched.metadata, finalizers: [] } };
-    expect(update(customResourceDefinitions, released, switched)).toEqual([]);
+  it('accepts webhook conversion by url or service, and keeps an update of review versions it never spoke', async () => {
+    const byUrl = { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com/convert', caBundle: 'Y2E=' }, conversionReviewVersions: ['v1', 'v1beta1'] } };
+    expect((await create(customResourceDefinitions, crontab({ conversion: byUrl }))).errors).toEqual([]);
+    const byService = { strategy: 'Webhook', webhook: { clientConfig: { service: { namespace: 'hooks', name: 'conv', path: '/convert', port: 8443 } }, conversionReviewVersions: ['v1'] } };
+    const { object, errors } = await create(customResourceDefinitions, crontab({ conversion: byService }));
+    expect(errors).toEqual([]);
+    const unknownVersions = { ...byService, webhook: { ...byService.webhook, conversionReviewVersions: ['v9'] } };
+    const stored = { ...object, spec: { ...object.spec, conversion: unknownVersions } };
+    expect(messages(update(customResourceDefinitions, stored, object))).toEqual(['spec.conversion.conversionReviewVersions: Invalid value: ["v9"]: must include at least one of v1, v1beta1']);
+    expect(update(customResourceDefinitions, { ...stored, metadata: { ...stored.metadata, labels: { a: 'b' } } }, stored)).toEqual([]);
   });
 
   it('adds a new storage version to storedVersions on update, keeping the old one', async () => {

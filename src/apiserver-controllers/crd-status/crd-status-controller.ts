@@ -21,6 +21,7 @@ import type { KubeObject } from '../../../api/registry/object.js';
 import type { ResourceRegistry } from '../../../api/registry/registry.js';
 import type { ResourceDefinition } from '../../../api/registry/resource-definition.js';
 import { CustomResourceKinds } from '../../../api/kinds/apiextensions/custom-resource.js';
+import type { ResolveSpaceService } from '../../../api/kinds/apiextensions/conversion-webhook.js';
 import { semanticEqual } from '../../../api/validation/equality.js';
 import {
   conditionOf,
@@ -45,6 +46,8 @@ export interface CrdStatusControllerDeps {
   log: { error(obj: object, msg: string): void };
   /** Told of custom kinds no CRD serves any more (their watch caches end). */
   onKindsRetired?: (defs: readonly ResourceDefinition[]) => void;
+  /** Where a conversion webhook's service reference answers, in the space of its CRD. */
+  resolveService?: ResolveSpaceService;
 }
 
 /** What reconciling reads: the dependencies, the informer's CRDs indexed by space, and the kinds they serve. */
@@ -242,7 +245,7 @@ function servedKindsChanged(deps: CrdStatusState, tenant: string): void {
 }
 
 export function crdStatusController(options: CrdStatusControllerDeps): Controller {
-  const deps: CrdStatusState = { ...options, bySpace: new CrdsBySpace(), kinds: new CustomResourceKinds(options.onKindsRetired) };
+  const deps: CrdStatusState = { ...options, bySpace: new CrdsBySpace(), kinds: new CustomResourceKinds(options.onKindsRetired, options.resolveService) };
   const controller = new Controller({ name: 'crd-status', reconcile: (key) => reconcileCrd(deps, key), log: deps.log });
   deps.crds.onChange((key, obj) => {
     const previous = deps.bySpace.get(key);
