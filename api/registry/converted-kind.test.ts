@@ -13,6 +13,8 @@ import { ref, type Schema } from '../schema/schema.js';
 import { ApiError } from '../status.js';
 import { GenericStore } from './generic-store.js';
 import type { KubeObject } from './object.js';
+import type { ResourceDefinition } from './resource-definition.js';
+import { convertingSink, MAX_EVENTS_AWAITING_CONVERSION } from './watch.js';
 import { defineKind, type ObjectConverter } from './resource-definition.js';
 import type { ApiWatchEvent } from './watch.js';
 import { WatchCaches } from './watch-cache.js';
@@ -149,5 +151,23 @@ describe('a kind converted through a call', () => {
     await store.create('/registry/stable.example.com/crontabs/t1/ns/d', JSON.stringify({ apiVersion: V1, kind: 'CronTab', metadata: { name: 'd', namespace: 'ns', tenant: 't1' }, spec: { cronSpec: 'd' } }));
     await vi.waitFor(() => expect(ended).toBe(true));
     expect(events.at(-1)).toMatchObject({ type: 'ERROR', object: { code: 500, message: 'conversion webhook for stable.example.com/v1, Kind=CronTab failed: broken' } });
+  });
+});
+
+describe('convertingSink', () => {
+  it('ends a watch whose events wait for a conversion that does not come, past MAX_EVENTS_AWAITING_CONVERSION', async () => {
+    const stalled = { served: () => new Promise<KubeObject[]>(() => undefined) } as unknown as GenericStore;
+    const sent: string[] = [];
+    let ended = 0;
+    const sink = convertingSink(stalled, {} as ResourceDefinition, { send: (e) => sent.push(e.type), end: () => (ended += 1) });
+    const object: KubeObject = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'c' } };
+    for (let i = 0; i < MAX_EVENTS_AWAITING_CONVERSION; i += 1) sink.send({ type: 'MODIFIED', object });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(0);
+    sink.send({ type: 'MODIFIED', object });
+    expect(ended).toBe(1);
+    sink.send({ type: 'MODIFIED', object });
+    expect(ended).toBe(1);
+    expect(sent).toEqual([]);
   });
 });

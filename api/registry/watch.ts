@@ -50,6 +50,9 @@ export function errorEvent(err: ApiError): ApiWatchEvent {
   return { type: 'ERROR', object: statusFromError(err) as unknown as KubeObject };
 }
 
+/** Events a watch of a webhook-converted kind may hold while they wait for their conversion. */
+export const MAX_EVENTS_AWAITING_CONVERSION = 10_000;
+
 /**
  * A sink that sends each event's object in `def`'s version, for a kind whose versions convert
  * through a call (`ResourceDefinition.converter`): events wait for their conversion and go out in
@@ -59,6 +62,7 @@ export function errorEvent(err: ApiError): ApiWatchEvent {
 export function convertingSink(generic: GenericStore, def: ResourceDefinition, sink: WatchSink): WatchSink & { cancel(): void } {
   let queue: Promise<void> = Promise.resolve();
   let ended = false;
+  let waiting = 0;
   const end = (): void => {
     if (ended) return;
     ended = true;
@@ -66,9 +70,13 @@ export function convertingSink(generic: GenericStore, def: ResourceDefinition, s
   };
   return {
     send(event) {
+      if (ended) return;
+      // A webhook that stalls must not let a watch hold events without bound: the watch ends, as
+      // an unresponsive watcher's does, and its client watches again from where it got to.
+      if (++waiting > MAX_EVENTS_AWAITING_CONVERSION) return end();
       queue = queue.then(async () => {
-        if (ended) return;
         try {
+          if (ended) return;
           if (event.type === 'BOOKMARK' || event.type === 'ERROR') return sink.send(event);
           const [object] = await generic.served(def, [event.object], false);
           if (!ended) sink.send({ type: event.type, object: object! });
@@ -76,6 +84,8 @@ export function convertingSink(generic: GenericStore, def: ResourceDefinition, s
           // A conversion that failed, or a sink that throws (its client is gone): the watch ends.
           if (err instanceof ApiError) sink.send(errorEvent(err));
           end();
+        } finally {
+          waiting -= 1;
         }
       });
     },
