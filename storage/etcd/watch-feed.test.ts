@@ -111,3 +111,17 @@ describe('WatchFeed', () => {
     expect(source.startedAt()).toBe(30);
   });
 });
+
+describe('WatchFeed ring bytes', () => {
+  it('keeps at most its byte bound of values: large objects leave the ring early', async () => {
+    const source = fakeSource();
+    const feed = new WatchFeed(source.open, 100, 10);
+    await feed.subscribe('/a/', 1, recorder().handler);
+    for (let r = 2; r <= 5; r += 1) source.write(r, `/a/${r}`); // values of 4 bytes each ('/a/N')
+    // At revision 4 the ring held 12 bytes, past the bound of 10: trimmed to at most 5 (revision 4 alone).
+    expect(await feed.subscribe('/a/', 2, recorder().handler)).toBeUndefined();
+    const recent = recorder();
+    expect(await feed.subscribe('/a/', 3, recent.handler)).toBeDefined();
+    expect(recent.events).toEqual([[4, '/a/4'], [5, '/a/5']]);
+  });
+});

@@ -21,8 +21,13 @@ import type { StoreWatch, WatchEvent, WatchHandler } from '../store.js';
 /** Opens the underlying watch of every key after `since`, delivering the store's keys only. */
 export type OpenSource = (since: number, handler: WatchHandler) => Promise<StoreWatch>;
 
-/** Recent events kept for watches that start a little behind the feed (a cache's listing takes time). */
+/**
+ * Recent events kept for watches that start a little behind the feed (a cache's listing takes
+ * time): up to twice this many, and at most this many bytes of values (large objects must not hold
+ * gigabytes), trimmed in batches to the count and half the bytes.
+ */
 export const FEED_RING_EVENTS = 4_096;
+export const FEED_RING_BYTES = 32 * 1024 * 1024;
 
 class FeedWatch implements StoreWatch {
   readonly orderedProgress = true;
@@ -61,6 +66,7 @@ export class WatchFeed {
   /** The ring holds every event after this revision. */
   private horizon = 0;
   private ring: WatchEvent[] = [];
+  private ringBytes = 0;
   private readonly watches = new Set<FeedWatch>();
   private source: Promise<StoreWatch> | undefined;
   /** Counts sources, so a failed one's late calls are told apart from the current one's. */
@@ -69,6 +75,7 @@ export class WatchFeed {
   constructor(
     private readonly open: OpenSource,
     private readonly ringEvents = FEED_RING_EVENTS,
+    private readonly ringMaxBytes = FEED_RING_BYTES,
   ) {}
 
   /**
@@ -103,6 +110,7 @@ export class WatchFeed {
     this.source = undefined;
     this.generation += 1;
     this.ring = [];
+    this.ringBytes = 0;
     void source?.then((s) => s.close(), () => undefined);
     for (const watch of watches) {
       watch.closed = true;
@@ -121,6 +129,7 @@ export class WatchFeed {
     this.revision = since;
     this.horizon = since;
     this.ring = [];
+    this.ringBytes = 0;
     const generation = ++this.generation;
     const current = (): boolean => generation === this.generation;
     try {
@@ -138,16 +147,24 @@ export class WatchFeed {
   private onEvent(event: WatchEvent): void {
     this.revision = event.revision;
     this.ring.push(event);
-    if (this.ring.length > this.ringEvents * 2) {
-      // Dropped in batches, so the cost is amortised over the events that caused it.
-      const dropped = this.ring.length - this.ringEvents;
-      this.horizon = this.ring[dropped - 1]!.revision;
-      this.ring = this.ring.slice(dropped);
-    }
+    this.ringBytes += eventBytes(event);
+    if (this.ring.length > this.ringEvents * 2 || this.ringBytes > this.ringMaxBytes) this.trim();
     for (const watch of this.watches) {
       if (event.revision > watch.since && event.key.startsWith(watch.prefix)) this.deliver(watch, event);
       else if (watch.progressWanted) this.answerProgress(watch);
     }
+  }
+
+  /** Dropped in batches, so the cost is amortised over the events that caused it. */
+  private trim(): void {
+    let dropped = 0;
+    while (dropped < this.ring.length && (this.ring.length - dropped > this.ringEvents || this.ringBytes > this.ringMaxBytes / 2)) {
+      this.ringBytes -= eventBytes(this.ring[dropped]!);
+      dropped += 1;
+    }
+    if (dropped === 0) return;
+    this.horizon = this.ring[dropped - 1]!.revision;
+    this.ring = this.ring.slice(dropped);
   }
 
   private onProgress(revision: number): void {
@@ -161,4 +178,8 @@ export class WatchFeed {
     watch.progressWanted = false;
     watch.handler.onEvent(event);
   }
+}
+
+function eventBytes(event: WatchEvent): number {
+  return event.value.length + (event.prevValue?.length ?? 0);
 }
