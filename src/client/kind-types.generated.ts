@@ -5,8 +5,8 @@
  * after changing a schema (a test fails while this file is stale).
  *
  * Names: a schema's last name segment (`io.k8s.api.core.v1.Pod` → `Pod`). Where several schemas
- * share that segment, each of them is prefixed by its group and version instead, as
- * @kubernetes/client-node names them: `CoreV1Event` and `EventsV1Event`, `RbacV1Subject` and
+ * share that segment, each of them is prefixed by its group and version instead (the names the
+ * JavaScript Kubernetes client gives them): `CoreV1Event` and `EventsV1Event`, `RbacV1Subject` and
  * `FlowcontrolV1Subject`, `AdmissionregistrationV1alpha1MutatingAdmissionPolicy`. Each type's
  * comment ends with its schema's name. `BuiltinKindTypes` maps `apiVersion/kind` to a kind's type.
  *

@@ -4,7 +4,7 @@
  * hands out `Pod`s with every field of the kind's schema.
  *
  * @example
- *   export const pods = typedKind(podDefinition, 'v1/Pod'); // TypedKind<Pod>
+ *   export const pods = typedKind(podsDefinition, 'v1/Pod'); // TypedKind<Pod>
  */
 import type { KubeObject } from '../../api/registry/object.js';
 import type { BuiltinKindTypes } from './kind-types.generated.js';
