@@ -21,11 +21,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import type { Deployment } from '../api/kinds/apps/deployment.js';
-import type { Pod } from '../api/kinds/core/types.js';
 import { kubeconfigToken } from '../e2e/harness/api-client.js';
 import { startServer, type ServerProcess } from '../e2e/harness/server.js';
-import { deployments, KubeClient, nodes, pods, tenants } from '../src/client/index.js';
+import { deployments, KubeClient, nodes, pods, tenants, type Deployment, type Pod } from '../src/client/index.js';
 import { load } from './http-load.js';
 
 const NODES = Number(process.env.BENCH_NODES ?? 20);

@@ -80,7 +80,7 @@ describe('the kube-spaces package', () => {
     await writeFile(
       consumer,
       [
-        "import { KubeClient, configMaps, type ConfigMap, type WatchEvent } from 'kube-spaces/client';",
+        "import { KubeClient, configMaps, pods, type ConfigMap, type WatchEvent } from 'kube-spaces/client';",
         "import { WorkQueue } from 'kube-spaces/runtime';",
         'export async function summarize(client: KubeClient): Promise<number> {',
         '  const { items } = await client.allSpaces().resource(configMaps).listAll();',
@@ -88,6 +88,11 @@ describe('the kube-spaces package', () => {
         "  const events: WatchEvent<ConfigMap>[] = [];",
         "  new WorkQueue().add({ tenant: first?.metadata.tenant ?? 'system', namespace: 'default', name: 'x' });",
         '  return items.length + events.length;',
+        '}',
+        // The kind types generated from the schemas: a field the server's hand-written Pod leaves out.
+        'export async function readOnlyRoot(client: KubeClient): Promise<boolean | undefined> {',
+        "  const pod = await client.space('t1').namespace('a').resource(pods).get('p');",
+        '  return pod.spec?.containers[0]?.securityContext?.readOnlyRootFilesystem;',
         '}',
       ].join('\n'),
     );

@@ -10,8 +10,7 @@
  * all` shows `service/kubernetes`. Stock kubectl (the dispatcher's), on SQLite and on etcd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient, replicaSets } from '../src/client/index.js';
-import type { ReplicaSet } from '../api/kinds/apps/replicaset.js';
+import { KubeClient, replicaSets, type ReplicaSet } from '../src/client/index.js';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlResult } from './harness/kubectl.js';
 import { parseTable } from './harness/kubectl-output.js';

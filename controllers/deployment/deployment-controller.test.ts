@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Deployment } from '../../api/kinds/apps/deployment.js';
 import { replicaSets, type ReplicaSet } from '../../api/kinds/apps/replicaset.js';
 import { replicationControllers } from '../../api/kinds/core/replication-controller.js';
-import type { Pod, ReplicationController } from '../../api/kinds/core/types.js';
+import type { ReplicationController } from '../../api/kinds/core/types.js';
 import { deployments, pods, tenants } from '../../src/client/builtin-kinds.js';
 import type { Scope } from '../../src/client/kube-client.js';
 import { startInProcessServer, testUser, type InProcessServer } from '../../src/testing/in-process-server.js';
@@ -32,7 +32,7 @@ describe('workload controllers in the controller manager', () => {
       await t1.resource(pods).patch(name, 'merge', { status }, { subresource: 'status' });
     }
   };
-  const activePods = async (prefix: string) => (await t1.resource(pods).list()).items.filter((p: Pod) => p.metadata.name!.startsWith(prefix) && !p.metadata.deletionTimestamp);
+  const activePods = async (prefix: string) => (await t1.resource(pods).list()).items.filter((p) => p.metadata.name!.startsWith(prefix) && !p.metadata.deletionTimestamp);
 
   beforeAll(async () => {
     server = await startInProcessServer({ log, controllers: { eventRecorderFor: (user) => ({ record: (event) => void events.push({ ...event, user }) }) } });

@@ -11,7 +11,7 @@ import { replicaSets as replicaSetDefinition } from '../../api/kinds/apps/replic
 import type { Pod } from '../../api/kinds/core/types.js';
 import type { KubeObject } from '../../api/registry/object.js';
 import { isConflict, isNotFound } from '../../src/client/api-status.js';
-import { deployments as deploymentDefinition } from '../../src/client/builtin-kinds.js';
+import { deployments as deploymentDefinition } from '../../api/kinds/apps/deployment.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
 import { keyOf, type ObjectKey } from '../../src/client/object-key.js';
 import { claimObjects, controllerOf, controllerReference } from '../replicaset/controller-ref.js';

@@ -11,7 +11,7 @@ import type { ReplicaSet } from '../../api/kinds/apps/replicaset.js';
 import type { Pod } from '../../api/kinds/core/types.js';
 import { replicaSets as replicaSetDefinition } from '../../api/kinds/apps/replicaset.js';
 import { isAlreadyExists } from '../../src/client/api-status.js';
-import { deployments as deploymentDefinition } from '../../src/client/builtin-kinds.js';
+import { deployments as deploymentDefinition } from '../../api/kinds/apps/deployment.js';
 import type { Scope } from '../../src/client/kube-client.js';
 import type { EventRecorder } from '../runtime/event-recorder.js';
 import { controllerOf, controllerReference } from '../replicaset/controller-ref.js';

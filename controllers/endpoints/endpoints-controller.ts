@@ -10,7 +10,7 @@
 import type { EndpointAddress, EndpointPort, EndpointSubset, Endpoints, Pod, Service } from '../../api/kinds/core/types.js';
 import { semanticEqual } from '../../api/validation/equality.js';
 import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../../src/client/api-status.js';
-import { endpoints as endpointsKind } from '../../src/client/builtin-kinds.js';
+import { endpoints as endpointsKind } from '../../api/kinds/core/endpoints.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
 import { keyOf, type ObjectKey } from '../../src/client/object-key.js';
 import { Controller, done, requeue, type ReconcileResult } from '../runtime/controller.js';

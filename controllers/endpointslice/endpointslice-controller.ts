@@ -13,7 +13,7 @@ import type { Pod, Service } from '../../api/kinds/core/types.js';
 import { defaultEndpointSlice, type Endpoint, type EndpointPort, type EndpointSlice } from '../../api/kinds/discovery/endpointslice.js';
 import { semanticEqual } from '../../api/validation/equality.js';
 import { isConflict, isForbidden, isNotFound } from '../../src/client/api-status.js';
-import { endpointSlices } from '../../src/client/builtin-kinds.js';
+import { endpointSlices } from '../../api/kinds/discovery/endpointslice.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
 import { keyOf, keyString, type ObjectKey } from '../../src/client/object-key.js';
 import {

@@ -56,7 +56,7 @@ describe('pod garbage collection over every space', () => {
   const podsOf = (tenant: string) => admin.space(tenant).namespace('default').resource(pods);
   const names = async (tenant: string) => (await podsOf(tenant).list()).items.map((p) => p.metadata.name).sort();
 
-  async function createPod(tenant: string, name: string, nodeName: string, phase?: 'Succeeded' | 'Failed'): Promise<Pod> {
+  async function createPod(tenant: string, name: string, nodeName: string, phase?: 'Succeeded' | 'Failed') {
     const created = await podsOf(tenant).create({ metadata: { name }, spec: { nodeName, containers: [{ name: 'c', image: 'busybox' }] } });
     if (!phase) return created;
     return podsOf(tenant).updateStatus({ ...created, status: { ...created.status, phase } });

@@ -12,7 +12,7 @@ import type { Pod } from '../../api/kinds/core/types.js';
 import type { KubeObject, OwnerReference } from '../../api/registry/object.js';
 import { labelSelectorMatches, type LabelSelector } from '../../api/validation/label-selector.js';
 import { isConflict, isNotFound } from '../../src/client/api-status.js';
-import { pods as podDefinition } from '../../src/client/builtin-kinds.js';
+import { pods as podDefinition } from '../../api/kinds/core/pod.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
 import { keyOf, type ObjectKey } from '../../src/client/object-key.js';
 import { Controller, done, requeue, requeueAfter, type ReconcileResult } from '../runtime/controller.js';

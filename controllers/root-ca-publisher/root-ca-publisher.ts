@@ -8,7 +8,8 @@
  * informer holds only the published ConfigMaps (a field selector on the name).
  */
 import { isAlreadyExists, isForbidden, isNotFound } from '../../src/client/api-status.js';
-import { configMaps, type ConfigMap } from '../../src/client/builtin-kinds.js';
+import { configMaps } from '../../src/client/builtin-kinds.js';
+import type { ConfigMap } from '../../src/client/kind-types.generated.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
 import type { ObjectKey } from '../../src/client/object-key.js';
 import { Controller, done, type ReconcileResult } from '../runtime/controller.js';

@@ -32,3 +32,7 @@ export {
 export type { KubeObject, ObjectMeta } from '../../api/registry/object.js';
 export type { Status, StatusReason } from '../../api/status.js';
 export * from './builtin-kinds.js';
+export type { TypedKind } from './typed-kind.js';
+// Every schema's type (`Pod`, `Deployment`, …). The explicit exports above keep their names where a
+// schema's type shares one: `Status` (api/status.ts, the errors' model), `DeleteOptions` (the client's).
+export type * from './kind-types.generated.js';

@@ -21,6 +21,7 @@ import { loadKubeconfig, type KubeconfigOptions } from './kubeconfig.js';
 import type { GroupVersionResource, SpaceTarget } from './paths.js';
 import { ResourceClient } from './resource-client.js';
 import type { Transport } from './transport.js';
+import type { TypedKind } from './typed-kind.js';
 
 /** Verbs on resources within one scope: a space, a namespace of it, or every space. */
 export class Scope {
@@ -37,8 +38,14 @@ export class Scope {
     return new Scope(this.requester, this.discovery, this.target, name);
   }
 
-  /** A kind's definition (e.g. `configMaps`) types the objects; a bare group/version/resource gives `KubeObject`s. */
+  /**
+   * A built-in kind (e.g. `configMaps`) types the objects by its schema's generated interface, a
+   * server kind definition by the type it was written against; a bare group/version/resource
+   * gives `KubeObject`s. Server definitions come first: a `TypedKind`'s type parameter would also
+   * accept them, inferring nothing.
+   */
   resource<T extends KubeObject>(definition: ResourceDefinition<T>): ResourceClient<T>;
+  resource<T extends KubeObject>(kind: TypedKind<T>): ResourceClient<T>;
   resource<T extends KubeObject = KubeObject>(resource: GroupVersionResource): ResourceClient<T>;
   resource<T extends KubeObject>(resource: GroupVersionResource): ResourceClient<T> {
     const { group, version } = resource;
