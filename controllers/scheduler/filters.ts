@@ -7,16 +7,20 @@
  */
 import type { Node, Taint } from '../../api/kinds/core/node.js';
 import type { Pod, Toleration } from '../../api/kinds/core/types.js';
-import { CPU, EPHEMERAL_STORAGE, MEMORY, PODS, resourceList, type Resources } from './pod-requests.js';
+import { CPU, EPHEMERAL_STORAGE, MEMORY, PODS, type Resources } from './pod-requests.js';
 
 /** A node with the pods placed on it (of every space, assumed ones included) and what they request. */
 export interface NodeInfo {
   node: Node;
+  /** The node's `status.allocatable` as amounts. */
+  allocatable: Resources;
   pods(): Iterable<Pod>;
   podCount: number;
   requested: Resources;
   /** With kube's defaults for containers without cpu or memory requests (for scoring). */
   requestedNonZero: Resources;
+  /** How many of the node's pods the controller (cluster-state.ts' `controllerKey`) controls. */
+  podsControlledBy(controller: string): number;
 }
 
 export interface FilterStatus {
@@ -189,7 +193,7 @@ function nodePorts(p: PodToSchedule, info: NodeInfo): FilterStatus | undefined {
  * could make room.
  */
 function nodeResourcesFit(p: PodToSchedule, info: NodeInfo): FilterStatus | undefined {
-  const allocatable = resourceList(info.node.status?.allocatable as Record<string, string> | undefined);
+  const { allocatable } = info;
   const reasons: string[] = [];
   let unresolvable = false;
   if (info.podCount + 1 > (allocatable.get(PODS) ?? 0)) reasons.push('Too many pods');

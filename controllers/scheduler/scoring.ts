@@ -8,19 +8,21 @@
  */
 import type { Node } from '../../api/kinds/core/node.js';
 import type { Pod } from '../../api/kinds/core/types.js';
+import { controllerKey } from './cluster-state.js';
 import { effectiveTaints, nodeAffinityOf, termMatches, toleratesTaint, type NodeInfo } from './filters.js';
-import { CPU, MEMORY, podRequests, resourceList } from './pod-requests.js';
+import { CPU, MEMORY, podRequests, type Resources } from './pod-requests.js';
 
 const MAX_NODE_SCORE = 100;
 const WEIGHTS = { leastAllocated: 1, nodeAffinity: 2, taintToleration: 3, podSpread: 2 };
 
-/** LeastAllocated: for cpu and memory, (allocatable − requested) × 100 / allocatable, averaged. */
-export function leastAllocatedScore(pod: Pod, info: NodeInfo): number {
-  const allocatable = resourceList(info.node.status?.allocatable as Record<string, string> | undefined);
-  const own = podRequests(pod, true);
+/**
+ * LeastAllocated: for cpu and memory, (allocatable − requested) × 100 / allocatable, averaged;
+ * `own` is the pod's requests with kube's defaults for containers without any.
+ */
+export function leastAllocatedScore(own: Resources, info: NodeInfo): number {
   let total = 0;
   for (const name of [CPU, MEMORY]) {
-    const have = allocatable.get(name) ?? 0;
+    const have = info.allocatable.get(name) ?? 0;
     const used = (info.requestedNonZero.get(name) ?? 0) + (own.get(name) ?? 0);
     total += have === 0 || used > have ? 0 : Math.floor(((have - used) * MAX_NODE_SCORE) / have);
   }
@@ -42,18 +44,14 @@ function intolerablePreferNoSchedule(pod: Pod, node: Node): number {
 
 /**
  * Spreading replicas over nodes, as kube-scheduler's default topology spread (maxSkew 3 by
- * hostname, ScheduleAnyway) does for pods a controller owns: the pods already on the node with the
- * same controller (same space, namespace and owner uid). Fewer is better.
+ * hostname, ScheduleAnyway) does for pods a controller owns: per node, the pods already there with
+ * the same controller (same space, namespace and owner uid). Fewer is better.
  */
-function siblingsOnNode(pod: Pod, info: NodeInfo): number {
+function siblingsPerNode(pod: Pod, infos: readonly NodeInfo[]): number[] {
   const owner = pod.metadata.ownerReferences?.find((r) => r.controller)?.uid;
-  if (owner === undefined) return 0;
-  let count = 0;
-  for (const other of info.pods()) {
-    const same = other.metadata.tenant === pod.metadata.tenant && other.metadata.namespace === pod.metadata.namespace;
-    if (same && other.metadata.ownerReferences?.some((r) => r.controller && r.uid === owner)) count += 1;
-  }
-  return count;
+  if (owner === undefined) return infos.map(() => 0);
+  const controller = controllerKey(pod.metadata.tenant, pod.metadata.namespace, owner);
+  return infos.map((info) => info.podsControlledBy(controller));
 }
 
 /** kube's DefaultNormalizeScore: scaled so the largest is 100 (or reversed: the largest is 0). */
@@ -68,11 +66,12 @@ function normalize(scores: number[], reverse: boolean): number[] {
 
 /** The nodes' total scores, in the order given. */
 export function scoreNodes(pod: Pod, infos: readonly NodeInfo[]): number[] {
+  const own = podRequests(pod, true);
   const affinity = normalize(infos.map((i) => preferredAffinityScore(pod, i.node)), false);
   const taints = normalize(infos.map((i) => intolerablePreferNoSchedule(pod, i.node)), true);
-  const spread = normalize(infos.map((i) => siblingsOnNode(pod, i)), true);
+  const spread = normalize(siblingsPerNode(pod, infos), true);
   return infos.map(
-    (info, i) => WEIGHTS.leastAllocated * leastAllocatedScore(pod, info) + WEIGHTS.nodeAffinity * affinity[i]! + WEIGHTS.taintToleration * taints[i]! + WEIGHTS.podSpread * spread[i]!,
+    (info, i) => WEIGHTS.leastAllocated * leastAllocatedScore(own, info) + WEIGHTS.nodeAffinity * affinity[i]! + WEIGHTS.taintToleration * taints[i]! + WEIGHTS.podSpread * spread[i]!,
   );
 }
 
