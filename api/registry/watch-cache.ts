@@ -127,10 +127,14 @@ class CacheWatcher {
     if (event) this.send(event);
   }
 
+  /**
+   * The cache passed `revision` without an event for this watcher: its next bookmark carries it.
+   * Not a bookmark now: progress comes with every write of other kinds on SQLite, and with every
+   * consistent read that waits on etcd; kube-apiserver sends bookmarks only when due, as here.
+   */
   progress(revision: number): void {
     if (this.stopped || revision <= this.since) return;
     this.since = revision;
-    if (this.bookmarks) this.sendBookmark(revision);
   }
 
   /** The periodic bookmark, at the cache's revision even when nothing changed since the last one. */
