@@ -22,6 +22,11 @@ const HOLE = '__fuzz_hole__';
 const ODD_STRINGS = ['', ' ', '\u0000', 'a\u0001b', '\ud800', '\uffff', '\u202eabc', '😀'.repeat(50), 'ä', '\\', '"', "'", '${x}', '*', '..', '/', '%2F', 'a\nb: c', '- x', '&a', '!!binary x', '0x10', '1e999', 'null', 'true', '~'];
 const ODD_VALUES: unknown[] = [null, true, false, 0, -1, 1.5, 2 ** 53 + 1, 1e308, -1e308, '', [], {}, [null], { '': '' }, 'x'.repeat(5000), ...ODD_STRINGS];
 
+/** A copy of an odd value: the shared `{}` and `[]` would otherwise be mutated later, even set into themselves (a cycle). */
+function oddValue(r: Prng): unknown {
+  return structuredClone(r.pick(ODD_VALUES));
+}
+
 type Container = Obj | unknown[];
 
 function isContainer(v: unknown): v is Container {
@@ -50,10 +55,10 @@ function setSomewhere(r: Prng, value: unknown, make: (key: string) => [string, u
 
 /** Value-level mutations; each returns its tag. `value` is changed in place. */
 const VALUE_MUTATIONS: Array<[string, (r: Prng, value: Obj) => void]> = [
-  ['type-swap', (r, v) => setSomewhere(r, v, (k) => [k, r.pick(ODD_VALUES)])],
+  ['type-swap', (r, v) => setSomewhere(r, v, (k) => [k, oddValue(r)])],
   ['odd-string', (r, v) => setSomewhere(r, v, (k) => [r.chance(0.5) ? r.pick(ODD_STRINGS) : k, r.pick(ODD_STRINGS)])],
   ['drop-field', (r, v) => void delete v[r.pick(['apiVersion', 'kind', 'metadata', 'spec', 'data'])]],
-  ['odd-metadata', (r, v) => void (v.metadata = { ...(isContainer(v.metadata) ? v.metadata : {}), [r.pick(['name', 'namespace', 'tenant', 'uid', 'resourceVersion', 'labels', 'creationTimestamp', 'deletionTimestamp', 'managedFields', 'generation'])]: r.pick(ODD_VALUES) })],
+  ['odd-metadata', (r, v) => void (v.metadata = { ...(isContainer(v.metadata) ? v.metadata : {}), [r.pick(['name', 'namespace', 'tenant', 'uid', 'resourceVersion', 'labels', 'creationTimestamp', 'deletionTimestamp', 'managedFields', 'generation'])]: oddValue(r) })],
   ['huge-key', (r, v) => setSomewhere(r, v, () => [r.pick(['k', 'é', '\u0001']).repeat(r.pick([1024, 65536, 1024 * 1024])), 'v'])],
   ['huge-value', (r, v) => setSomewhere(r, v, (k) => [k, 'v'.repeat(r.pick([65536, 1024 * 1024, 3 * 1024 * 1024 + 10]))])],
   ['many-keys', (r, v) => setSomewhere(r, v, (k) => [k, Object.fromEntries(Array.from({ length: r.pick([1000, 10_000, 50_000]) }, (_, i) => [`k${i}`, String(i)]))])],
@@ -110,7 +115,7 @@ export function encodeBody(r: Prng, value: Obj | unknown[], format: BodyFormat, 
   for (let i = 0; i < valueMutations; i++) {
     const [tag, mutate] = r.pick(VALUE_MUTATIONS);
     if (!Array.isArray(copy)) mutate(r, copy);
-    else setSomewhere(r, copy, (k) => [k, r.pick(ODD_VALUES)]);
+    else setSomewhere(r, copy, (k) => [k, oddValue(r)]);
     tags.push(tag);
   }
   let body = serialize(r, copy, format, tags);
