@@ -201,4 +201,16 @@ describe('Authorizer', () => {
     put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('readers', 'pod-reader', [{ kind: 'User', name: 'alice' }]));
     expect(authorizer.authorize(alice, { verb: 'get', group: '', resource: 'pods', namespace: 'a', tenant: 't1' }).reason).toBe('RBAC: allowed by ClusterRoleBinding "readers" of ClusterRole "pod-reader" to User "alice"');
   });
+
+  it('keeps users and groups of one name apart, and lets go of a binding that names a subject twice', () => {
+    const listPods = { verb: 'list', group: '', resource: 'pods', namespace: 'a' };
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('to-group', 'pod-reader', [{ kind: 'Group', name: 'alice' }]));
+    expect(can(alice, listPods)).toBe(false);
+    expect(can(user('bob', 't1', ['alice']), listPods)).toBe(true);
+    put(rbac, 'ClusterRoleBinding', 't1', clusterBinding('twice', 'pod-reader', [{ kind: 'User', name: 'alice' }, { kind: 'User', name: 'alice' }]));
+    expect(can(alice, listPods)).toBe(true);
+    rbac.apply('ClusterRoleBinding', 't1', '', 'twice', undefined);
+    expect(can(alice, listPods)).toBe(false);
+    expect(can(user('bob', 't1', ['alice']), listPods)).toBe(true);
+  });
 });

@@ -10,7 +10,7 @@
 import { ApiError } from '../api/status.js';
 import { SYSTEM_TENANT } from '../api/spaces.js';
 import { ruleAllows, type PolicyRule } from './rbac/policy-rule.js';
-import type { RbacIndex } from './rbac/rbac-index.js';
+import type { BindingEntry, RbacIndex } from './rbac/rbac-index.js';
 import type { AccessAttributes, AccessDecision, UserInfo } from '../api/access.js';
 
 export const MASTERS_GROUP = 'system:masters';
@@ -41,6 +41,19 @@ const CHANGING_VERBS = new Set(['update', 'patch', 'delete']);
  */
 function isServerWidePath(path: string): boolean {
   return path === '/metrics' || path.startsWith('/metrics/');
+}
+
+/** An RBAC allowance, whose reason (only audit and reviews read it) is spelled out when read. */
+class AllowedByRbac implements AccessDecision {
+  readonly allowed = true;
+
+  constructor(private readonly entry: BindingEntry) {}
+
+  get reason(): string {
+    const entry = this.entry;
+    const binding = entry.namespace ? `${entry.name}/${entry.namespace}` : entry.name;
+    return `RBAC: allowed by ${entry.kind} "${binding}" of ${entry.roleKind} "${entry.roleName}" to ${entry.subject}`;
+  }
 }
 
 export class Authorizer {
@@ -78,9 +91,7 @@ export class Authorizer {
     if (system && user.groups.includes(MASTERS_GROUP)) return { allowed: true, reason: `allowed to the ${MASTERS_GROUP} group of the system tenant` };
     const found = this.rbac.find(user, attrs.tenant, attrs.namespace, (rule) => ruleAllows(rule, attrs));
     if (!found) return { allowed: false, reason: '' };
-    const { entry } = found;
-    const binding = entry.namespace ? `${entry.name}/${entry.namespace}` : entry.name;
-    return { allowed: true, reason: `RBAC: allowed by ${entry.kind} "${binding}" of ${entry.roleKind} "${entry.roleName}" to ${entry.subject}` };
+    return new AllowedByRbac(found.entry);
   }
 
   /** The rules that apply to the user in a space and namespace (space-wide when undefined). */

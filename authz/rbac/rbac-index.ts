@@ -36,19 +36,24 @@ export interface RuleSource {
   rule: PolicyRule;
 }
 
-/** The index key of a subject; a service account is matched by its user name, as Kubernetes does. */
-function subjectKey(subject: Subject, bindingNamespace: string): string | undefined {
+/** Where a subject is indexed: by user name (a service account by its user name, as Kubernetes matches it) or by group name. */
+interface SubjectKey {
+  of: 'user' | 'group';
+  name: string;
+}
+
+function subjectKey(subject: Subject, bindingNamespace: string): SubjectKey | undefined {
   const name = subject.name ?? '';
   if (name === '') return undefined;
   switch (subject.kind) {
     case 'User':
-      return `u:${name}`;
+      return { of: 'user', name };
     case 'Group':
-      return `g:${name}`;
+      return { of: 'group', name };
     case 'ServiceAccount': {
       // A RoleBinding's service account defaults to the binding's namespace.
       const namespace = subject.namespace || bindingNamespace;
-      return namespace ? `u:${serviceAccountUserName(namespace, name)}` : undefined;
+      return namespace ? { of: 'user', name: serviceAccountUserName(namespace, name) } : undefined;
     }
     default:
       return undefined;
@@ -68,9 +73,14 @@ class SpacePolicy {
   private readonly aggregated = new Map<string, { own: number; shared: number; rules: PolicyRule[] }>();
   /** Keyed `namespace/name`. */
   readonly roles = new Map<string, PolicyRule[]>();
-  readonly bindingsBySubject = new Map<string, BindingEntry[]>();
+  /**
+   * Bindings by the names of the users and of the groups they name. Two maps of plain names, so a
+   * check looks up the caller's own strings and builds no key.
+   */
+  readonly bindingsByUser = new Map<string, BindingEntry[]>();
+  readonly bindingsByGroup = new Map<string, BindingEntry[]>();
   /** Binding id → the subject keys it was indexed under, to take it out again. */
-  private readonly subjectsOfBinding = new Map<string, string[]>();
+  private readonly subjectsOfBinding = new Map<string, SubjectKey[]>();
 
   get empty(): boolean {
     return this.clusterRoles.size === 0 && this.roles.size === 0 && this.subjectsOfBinding.size === 0;
@@ -78,14 +88,15 @@ class SpacePolicy {
 
   setBinding(id: string, entryBase: Omit<BindingEntry, 'subject'>, subjects: readonly Subject[]): void {
     this.removeBinding(id);
-    const keys: string[] = [];
+    const keys: SubjectKey[] = [];
     for (const subject of subjects) {
       const key = subjectKey(subject, entryBase.namespace);
       if (key === undefined) continue;
       const entry: BindingEntry = { ...entryBase, subject: `${subject.kind} "${subject.kind === 'ServiceAccount' ? `${subject.namespace || entryBase.namespace}/` : ''}${subject.name}"` };
-      const list = this.bindingsBySubject.get(key);
+      const bindings = this.bindingsOf(key);
+      const list = bindings.get(key.name);
       if (list) list.push(entry);
-      else this.bindingsBySubject.set(key, [entry]);
+      else bindings.set(key.name, [entry]);
       keys.push(key);
     }
     this.subjectsOfBinding.set(id, keys);
@@ -100,11 +111,18 @@ class SpacePolicy {
     if (!keys) return;
     this.subjectsOfBinding.delete(id);
     const [kind, namespace, name] = id.split('/');
-    for (const key of new Set(keys)) {
-      const list = this.bindingsBySubject.get(key)!.filter((e) => !(e.kind === kind && e.namespace === namespace && e.name === name));
-      if (list.length === 0) this.bindingsBySubject.delete(key);
-      else this.bindingsBySubject.set(key, list);
+    for (const key of keys) {
+      const bindings = this.bindingsOf(key);
+      // A subject named twice in one binding was taken out with its first key.
+      const list = bindings.get(key.name)?.filter((e) => !(e.kind === kind && e.namespace === namespace && e.name === name));
+      if (list === undefined) continue;
+      if (list.length === 0) bindings.delete(key.name);
+      else bindings.set(key.name, list);
     }
+  }
+
+  private bindingsOf(key: SubjectKey): Map<string, BindingEntry[]> {
+    return key.of === 'user' ? this.bindingsByUser : this.bindingsByGroup;
   }
 
   /** The rules of the role an entry refers to; a ClusterRole missing here is looked up in `fallback`. */
@@ -240,18 +258,17 @@ export class RbacIndex {
 
 /** The user's bindings in one policy (by name, then by each group), until `visit` answers true. */
 function findForUser(policy: SpacePolicy, fallback: SpacePolicy | undefined, user: UserInfo, namespace: string | undefined, visit: (rule: PolicyRule) => boolean): RuleSource | undefined {
-  const found = findForSubject(policy, fallback, `u:${user.name}`, namespace, visit);
+  const found = findForSubject(policy, fallback, policy.bindingsByUser.get(user.name), namespace, visit);
   if (found) return found;
   for (const group of user.groups) {
-    const viaGroup = findForSubject(policy, fallback, `g:${group}`, namespace, visit);
+    const viaGroup = findForSubject(policy, fallback, policy.bindingsByGroup.get(group), namespace, visit);
     if (viaGroup) return viaGroup;
   }
   return undefined;
 }
 
 /** One subject's bindings: ClusterRoleBindings, and RoleBindings of `namespace` (none when undefined). */
-function findForSubject(policy: SpacePolicy, fallback: SpacePolicy | undefined, key: string, namespace: string | undefined, visit: (rule: PolicyRule) => boolean): RuleSource | undefined {
-  const entries = policy.bindingsBySubject.get(key);
+function findForSubject(policy: SpacePolicy, fallback: SpacePolicy | undefined, entries: readonly BindingEntry[] | undefined, namespace: string | undefined, visit: (rule: PolicyRule) => boolean): RuleSource | undefined {
   if (!entries) return undefined;
   for (const entry of entries) {
     if (entry.namespace !== '' && entry.namespace !== namespace) continue;
