@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etcdBinaryForTests } from './harness/etcd.js';
 import { createKubectl, kubectlForTests, type Kubectl } from './harness/kubectl.js';
 import { configMap } from './harness/manifests.js';
-import { eventually, grantAndWait, userKubeconfig, type UserCredentials } from './harness/spaces.js';
-import { createPinnedTenant, etcdKeys, startPinnedCluster, type PinnedCluster } from './harness/storage-clusters.js';
+import { eventually, userKubeconfig, type UserCredentials } from './harness/spaces.js';
+import { etcdKeys, startPinnedCluster, type PinnedCluster } from './harness/storage-clusters.js';
 
 const kubectlPath = kubectlForTests(['1.33']);
 const runnable = kubectlPath !== undefined && etcdBinaryForTests() !== undefined;
@@ -31,17 +31,12 @@ describe.skipIf(!runnable)('spaces pinned to two etcds', () => {
     pinned = await startPinnedCluster();
     const { cluster } = pinned;
     kubectl = await createKubectl({ kubeconfig: cluster.server.adminKubeconfig });
-    await Promise.all([createPinnedTenant(cluster, 't1', 'east'), createPinnedTenant(cluster, 't2', 'west')]);
-    alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
-    bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
-    // The bindings live in each space's etcd: authorization sees them through the merged watches.
-    await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
-    await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, '/api/v1/namespaces');
+    ({ alice, bob } = pinned);
     allSpaces = await userKubeconfig(cluster, { tenant: 'system', user: 'root', groups: ['system:masters'], space: 'all' });
   });
 
   afterAll(async () => {
-    for (const u of [alice, bob, allSpaces]) u?.api.close();
+    allSpaces?.api.close();
     await kubectl?.cleanup();
     await pinned?.cleanup();
   });

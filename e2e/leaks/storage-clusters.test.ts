@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { etcdBinaryForTests } from '../harness/etcd.js';
 import { configMap } from '../harness/manifests.js';
-import { grantAndWait, userKubeconfig, type UserCredentials } from '../harness/spaces.js';
-import { createPinnedTenant, startPinnedCluster, type PinnedCluster } from '../harness/storage-clusters.js';
+import type { UserCredentials } from '../harness/spaces.js';
+import { startPinnedCluster, type PinnedCluster } from '../harness/storage-clusters.js';
 
 interface List {
   metadata: { resourceVersion: string; continue?: string };
@@ -21,12 +21,7 @@ describe.skipIf(etcdBinaryForTests() === undefined)('a t1 user, t1 and t2 in two
 
   beforeAll(async () => {
     pinned = await startPinnedCluster();
-    const { cluster } = pinned;
-    await Promise.all([createPinnedTenant(cluster, 't1', 'east'), createPinnedTenant(cluster, 't2', 'west')]);
-    alice = await userKubeconfig(cluster, { tenant: 't1', user: 'alice' });
-    bob = await userKubeconfig(cluster, { tenant: 't2', user: 'bob' });
-    await grantAndWait(cluster, { tenant: 't1', clusterRole: 'cluster-admin', user: 'alice' }, alice.api, '/api/v1/namespaces');
-    await grantAndWait(cluster, { tenant: 't2', clusterRole: 'cluster-admin', user: 'bob' }, bob.api, '/api/v1/namespaces');
+    ({ alice, bob } = pinned);
     for (let i = 0; i < 3; i += 1) {
       await alice.api.request('POST', '/api/v1/namespaces/default/configmaps', { json: configMap('default', `east-${i}`) });
       await bob.api.request('POST', '/api/v1/namespaces/default/configmaps', { json: configMap('default', `west-${i}`) });
@@ -34,7 +29,6 @@ describe.skipIf(etcdBinaryForTests() === undefined)('a t1 user, t1 and t2 in two
   });
 
   afterAll(async () => {
-    for (const u of [alice, bob]) u?.api.close();
     await pinned?.cleanup();
   });
 
