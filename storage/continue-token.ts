@@ -12,8 +12,12 @@ interface ContinueState {
   after: string;
 }
 
-export function encodeContinue(state: ContinueState): string {
+function encodeToken(state: object): string {
   return Buffer.from(JSON.stringify(state)).toString('base64url');
+}
+
+export function encodeContinue(state: ContinueState): string {
+  return encodeToken(state);
 }
 
 function decodeToken(prefix: string, token: string): unknown {
@@ -43,7 +47,7 @@ interface ClusterContinueState {
 }
 
 export function encodeClusterContinue(state: ClusterContinueState): string {
-  return Buffer.from(JSON.stringify(state)).toString('base64url');
+  return encodeToken(state);
 }
 
 /** The revisions are the caller's to check against its clusters. */

@@ -157,6 +157,13 @@ describe('spaces across storage clusters', () => {
     expect(err.code).toBe(410);
   });
 
+  it('counts a kind\'s cached objects over both clusters, one metrics row per kind', async () => {
+    await create('e1', 'a');
+    await caches.list(configMaps, all, {});
+    expect(caches.objectCount('', 'configmaps')).toBe(4);
+    expect(caches.stats().filter((row) => row.def === configMaps).map((row) => row.objects)).toEqual([4]);
+  });
+
   it('sends the end of the initial events once, after both clusters\' state', async () => {
     await create('e1', 'a');
     await create('m1', 'b');
