@@ -192,7 +192,7 @@ async function openStorageClusters(options: ServeOptions, metrics: ApiMetrics): 
   const pinned = new Map<string, Store>();
   try {
     for (const { id, etcdServers } of options.storageClusters ?? []) {
-      pinned.set(id, await openStore({ etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir }));
+      pinned.set(id, metrics.instrumentStore(await openStore({ etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir })));
     }
   } catch (err) {
     await Promise.all([defaultStore, ...pinned.values()].map((opened) => opened.close()));
