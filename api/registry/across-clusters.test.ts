@@ -164,13 +164,33 @@ describe('spaces across storage clusters', () => {
     expect(caches.stats().filter((row) => row.def === configMaps).map((row) => row.objects)).toEqual([4]);
   });
 
-  it('sends the end of the initial events once, after both clusters\' state', async () => {
+  it('starts from both clusters\' state, named by each cluster\'s revision, then their events after it', async () => {
     await create('e1', 'a');
     await create('m1', 'b');
     const events: ApiWatchEvent[] = [];
     const watch = await caches.startWatch(configMaps, all, { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true }, { send: (e) => events.push(e), end: () => undefined });
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name ?? ''} ${e.object.metadata.resourceVersion}`)).toEqual([
+      'ADDED a default=4,east=1',
+      'ADDED x1 default=4,east=1',
+      'ADDED x2 default=4,east=1',
+      'ADDED x3 default=4,east=1',
+      'ADDED b default=4,east=1',
+      'BOOKMARK  default=4,east=1',
+    ]);
+    await create('e2', 'c');
+    await eventually(() => expect(events).toHaveLength(7));
     watch.stop();
-    expect(events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`)).toEqual(['ADDED x1', 'ADDED x2', 'ADDED x3', 'ADDED b', 'ADDED a', 'BOOKMARK ']);
-    expect(events.at(-1)!.object.metadata.resourceVersion).toBe('default=4,east=1');
+    expect(events[6]!.object.metadata.resourceVersion).toBe('default=4,east=2');
+
+    // Resuming from the state's resourceVersion gives what came after it, nothing of the state again.
+    const resumed: ApiWatchEvent[] = [];
+    const again = await caches.startWatch(configMaps, all, { resourceVersion: events[0]!.object.metadata.resourceVersion }, { send: (e) => resumed.push(e), end: () => undefined });
+    await eventually(() => expect(resumed).toHaveLength(1));
+    again.stop();
+    expect(resumed.map((e) => e.object.metadata.name)).toEqual(['c']);
+  });
+
+  it('refuses initial events without resourceVersionMatch NotOlderThan, as for one cluster', async () => {
+    expect((await refusal(caches.startWatch(configMaps, all, { sendInitialEvents: true }, { send: () => undefined, end: () => undefined }))).code).toBe(422);
   });
 });

@@ -700,20 +700,35 @@ export class WatchCaches {
   /**
    * One watch per cluster, each from its component of the resourceVersion, into one stream. Every
    * event leaves with a resourceVersion naming its own revision and every other cluster's last one
-   * delivered, so a client resuming from it misses nothing of any cluster. The end of the initial
-   * events is told once every cluster's have been sent; one cluster's watch ending ends them all.
+   * delivered, so a client resuming from it misses nothing of any cluster; one cluster's watch
+   * ending ends them all. A watch from the current state starts as a storage watch does: every
+   * cluster's state (its cache's) with the resourceVersion naming each cluster's revision, then
+   * each cluster's events after it.
    */
   private async watchAcrossClusters(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, sink: WatchSink): Promise<ActiveWatch> {
+    checkWatchQuery({ ...query, resourceVersion: undefined });
     const ids = this.generic.clusters.ids;
-    const positions = parseClusterRevisions(ids, query.resourceVersion ?? '');
+    let positions = parseClusterRevisions(ids, query.resourceVersion ?? '');
+    if (wantsInitialEvents(query)) {
+      const listed = await this.list(def, scope, query);
+      const resourceVersion = listed.metadata.resourceVersion!;
+      positions = parseClusterRevisions(ids, resourceVersion);
+      for (const object of listed.items) sink.send({ type: 'ADDED', object: { ...object, metadata: { ...object.metadata, resourceVersion } } });
+      if (query.sendInitialEvents && query.allowWatchBookmarks) {
+        const end = bookmark(def, 0, { [INITIAL_EVENTS_END]: 'true' });
+        sink.send({ type: 'BOOKMARK', object: { ...end.object, metadata: { ...end.object.metadata, resourceVersion } } });
+      }
+    }
     const from = new Map(positions);
     const active: ActiveWatch[] = [];
     let ended = false;
-    let initialEndsAwaited = ids.length;
-    const end = (): void => {
-      if (ended) return;
+    const stopAll = (): void => {
       ended = true;
       for (const watch of active) watch.stop();
+    };
+    const end = (): void => {
+      if (ended) return;
+      stopAll();
       sink.end();
     };
     const sinkOf = (id: string): WatchSink => ({
@@ -724,27 +739,23 @@ export class WatchCaches {
           return end();
         }
         positions.set(id, Math.max(positions.get(id)!, Number(event.object.metadata.resourceVersion)));
-        if (event.type === 'BOOKMARK' && event.object.metadata.annotations?.[INITIAL_EVENTS_END] === 'true' && --initialEndsAwaited > 0) return;
         const resourceVersion = formatClusterRevisions(ids, positions);
         sink.send({ type: event.type, object: { ...event.object, metadata: { ...event.object.metadata, resourceVersion } } });
       },
       end,
     });
+    const resume: WatchQuery = { labelSelector: query.labelSelector, fieldMatch: query.fieldMatch, allowWatchBookmarks: query.allowWatchBookmarks };
     try {
       for (const id of ids) {
-        const watch = await this.cluster(id).startWatch(def, scope, { ...query, resourceVersion: String(from.get(id)) }, sinkOf(id));
+        const watch = await this.cluster(id).startWatch(def, scope, { ...resume, resourceVersion: String(from.get(id)) }, sinkOf(id));
         active.push(watch);
         if (ended) watch.stop();
       }
     } catch (err) {
-      ended = true;
-      for (const watch of active) watch.stop();
+      stopAll();
       throw err;
     }
-    return { stop: () => {
-      ended = true;
-      for (const watch of active) watch.stop();
-    } };
+    return { stop: stopAll };
   }
 
   /** See `StoreWatchCaches.list`; across clusters, each cluster's merged in key order. */
