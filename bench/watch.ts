@@ -82,7 +82,7 @@ async function compare(name: string, store: Store): Promise<string> {
   const storeWatches = await measure(store, 'per-watcher', async (generic, s, sink) =>
     startStoreWatch(generic, s, configMaps, { tenant: 'per-watcher' }, { resourceVersion: String(await s.currentRevision()) }, sink),
   );
-  const caches = new WatchCaches(new GenericStore(store), store);
+  const caches = new WatchCaches(new GenericStore(store));
   const cached = await measure(store, 'cached', async (_generic, s, sink) =>
     caches.startWatch(configMaps, { tenant: 'cached' }, { resourceVersion: String(await s.currentRevision()) }, sink),
   );
@@ -122,7 +122,7 @@ async function writeAll(write: (i: number) => Promise<unknown>): Promise<void> {
 /** The watch cache's delivery latency to 1,000 watchers over 100 spaces, and any event of another space. */
 async function cacheLatency(store: Store): Promise<Latency> {
   const generic = new GenericStore(store);
-  const caches = new WatchCaches(generic, store);
+  const caches = new WatchCaches(generic);
   const spaces = Array.from({ length: LATENCY_SPACES }, (_, i) => `latency-${i}`);
   const startedAt = new Map<string, number>();
   const samples: number[] = [];

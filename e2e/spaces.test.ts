@@ -5,20 +5,14 @@
  * storage keys under their tenant, and a tenant's deletion removing exactly its space.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { backendCases, startCluster, type TestCluster } from './harness/cluster.js';
 import { createKubectl, kubectlForTests, type Kubectl, type KubectlVersion } from './harness/kubectl.js';
 import { configMap, deployment, namespace, pod, toYamlStream } from './harness/manifests.js';
+import { etcdKeys } from './harness/storage-clusters.js';
 import { eventually, grantAndWait, tenantManifest, userKubeconfig, waitForTenantPhase, type UserCredentials } from './harness/spaces.js';
 
 const versions: KubectlVersion[] = ['1.27', 'dispatcher'];
 
-/** Every key under /registry/, as `etcdctl get --prefix --keys-only /registry/` lists them. */
-async function etcdKeys(endpoint: string): Promise<string[]> {
-  const { stdout } = await promisify(execFile)('etcdctl', ['--endpoints', endpoint, 'get', '--prefix', '--keys-only', '/registry/'], { env: { ...process.env, ETCDCTL_API: '3' } });
-  return stdout.split('\n').filter((line) => line !== '');
-}
 const kubectlPath = kubectlForTests(versions);
 
 /** What each tenant's user creates: the same names in both spaces. */

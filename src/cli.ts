@@ -27,6 +27,7 @@ import { DEFAULT_NODE_SIMULATOR_SETTINGS, type NodeSimulatorSettings } from '../
 import { runNodeSimulator } from './run-node-simulator.js';
 import { DEFAULT_TERMINATED_POD_GC_THRESHOLD } from '../controllers/pod-gc/pod-gc-controller.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './server/flowcontrol/dispatcher.js';
+import { parseStorageClusterFlags } from '../storage/storage-clusters.js';
 
 /** A key prefix: `/name`, `/a/b`; no trailing slash (keys add their own), no whitespace. */
 const ETCD_PREFIX = /^\/[^\s]*[^/\s]$/;
@@ -160,6 +161,12 @@ await yargs(hideBin(process.argv))
           .option('etcd-cafile', { type: 'string', describe: 'PEM CA bundle that signed etcd\'s serving certificate (https:// endpoints)' })
           .option('etcd-certfile', { type: 'string', describe: 'PEM client certificate for etcd (an etcd with --client-cert-auth)' })
           .option('etcd-keyfile', { type: 'string', describe: 'PEM private key of --etcd-certfile' })
+          .option('storage-cluster', {
+            type: 'string',
+            array: true,
+            default: [],
+            describe: 'An etcd cluster spaces may be pinned to, as <id>=<url>[,<url>...] (repeatable): a Tenant with spec.storageClusterId <id> keeps its space there; --etcd-cafile/certfile/keyfile and --etcd-prefix apply to it too',
+          })
           .option('etcd-prefix', { type: 'string', default: '', describe: 'Root of every etcd key of this server: keys are <prefix>/registry/…' })
           .option('token-auth-file', { type: 'string', describe: 'Static token file (default <data-dir>/tokens.csv)' })
           .option('revoked-credentials-file', { type: 'string', describe: 'Revoked certificate serials and token digests, re-read live (default <data-dir>/revoked.csv)' })
@@ -214,6 +221,7 @@ await yargs(hideBin(process.argv))
             for (const flag of ['identity-lease-duration-seconds', 'identity-lease-renew-interval-seconds'] as const) {
               if (!Number.isInteger(argv[flag]) || argv[flag] <= 0) throw new Error(`--${flag} should be a positive number, but value '${argv[flag]}' provided`);
             }
+            parseStorageClusterFlags(argv['storage-cluster']);
             const prefix = argv['etcd-prefix'];
             if (prefix !== '' && !ETCD_PREFIX.test(prefix)) throw new Error(`--etcd-prefix must start with / and not end with one, got ${JSON.stringify(prefix)}`);
             return true;
@@ -228,6 +236,7 @@ await yargs(hideBin(process.argv))
         etcdServers: commaList(argv['etcd-servers']),
         etcdTls: { caFile: argv['etcd-cafile'], certFile: argv['etcd-certfile'], keyFile: argv['etcd-keyfile'] },
         etcdPrefix: argv['etcd-prefix'],
+        storageClusters: parseStorageClusterFlags(argv['storage-cluster']),
         tokenAuthFile: argv['token-auth-file'] ?? join(dataDir, 'tokens.csv'),
         revokedCredentialsFile: argv['revoked-credentials-file'] ?? revokedCredentialsPath(dataDir),
         servingFiles: argv['tls-cert-file'] !== undefined ? { certFile: argv['tls-cert-file'], keyFile: argv['tls-private-key-file']! } : undefined,

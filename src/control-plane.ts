@@ -51,6 +51,8 @@ import { cachedServiceAccountLookup, storeServiceAccountLookup, type ServiceAcco
 import { rbacEscalationAdmission } from '../authz/rbac/escalation.js';
 import { certificateSigningAdmission } from '../authz/certificate-signing-admission.js';
 import type { Store } from '../storage/store.js';
+import { DEFAULT_STORAGE_CLUSTER, StorageClusters } from '../storage/storage-clusters.js';
+import { storageClusterAdmission } from '../api/admission/storage-cluster.js';
 import { NodeUsage } from './server/handlers/above-spaces.js';
 import { ensureLocalAPIServices } from './apiserver-controllers/apiregistration/ensure-local-api-services.js';
 import { ApiError } from '../api/status.js';
@@ -126,7 +128,10 @@ async function createIfAbsent(generic: GenericStore, def: ResourceDefinition, ob
   }
 }
 
-export async function startControlPlane(store: Store, options: ControlPlaneOptions): Promise<ControlPlane> {
+export async function startControlPlane(storage: Store | StorageClusters, options: ControlPlaneOptions): Promise<ControlPlane> {
+  const clusters = storage instanceof StorageClusters ? storage : new StorageClusters(storage);
+  // Every key to the storage cluster of its space (the default store when none is configured).
+  const store = clusters.routed;
   const registry = new ResourceRegistry(builtinKinds);
   const tenantDef = requireKind(registry, '', 'tenants');
   const kinds = {
@@ -185,12 +190,13 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
     hasLimits: (tenant) => hasSpaceLimits(readCachedTenant(tenant)),
     limitsBytes: (tenant) => limitsSpaceBytes(readCachedTenant(tenant)),
   });
-  const generic = new GenericStore(store, [
+  const generic = new GenericStore(clusters, [
     rbacEscalationAdmission(authorizer),
     certificateSigningAdmission(authorizer),
     sharedCrdNames(isSharedCrdName),
     systemDaemonSets(),
     tenantLifecycle((name) => readers.tenant!({ tenant: '', namespace: '', name })),
+    storageClusterAdmission(clusters.ids.filter((id) => id !== DEFAULT_STORAGE_CLUSTER)),
     namespaceLifecycle((tenant, name) => readers.namespace!({ tenant, namespace: '', name })),
     limitRanger((tenant, namespace) => namespaced.limitRanges!.lister<LimitRange>().list({ tenant, namespace })),
     podSecurityAdmission({
@@ -230,7 +236,7 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   ]);
 
   // One informer per kind, shared by every controller (and admission) that watches it.
-  const watchCaches = new WatchCaches(generic, store);
+  const watchCaches = new WatchCaches(generic);
   watchCacheRef.current = watchCaches;
   const informers = new InformerFactory<ResourceDefinition>((def, space, selectors) => inProcessSource(watchCaches, def, space, selectors), (err, informer) => options.log.error({ err, informer }, 'informer error'));
   const tenants = informers.informerFor(tenantDef);
@@ -256,6 +262,8 @@ export async function startControlPlane(store: Store, options: ControlPlaneOptio
   webhookInformers.validating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'validatingwebhookconfigurations'));
   webhookInformers.mutating = informers.informerFor(requireKind(registry, 'admissionregistration.k8s.io', 'mutatingwebhookconfigurations'));
   readers.tenant = cachedReader(tenants, generic, tenantDef);
+  // A space's cluster is its Tenant's spec.storageClusterId (immutable): the informer's copy, else storage's.
+  clusters.locate = async (tenant) => (tenant === SYSTEM_TENANT ? undefined : ((await readers.tenant!({ tenant: '', namespace: '', name: tenant })) as Tenant | undefined)?.spec?.storageClusterId);
   readers.namespace = cachedReader(namespaces, generic, kinds.namespaces);
 
   const rbacInformers = (['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'] as RbacKind[]).map((kind) => {

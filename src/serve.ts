@@ -15,7 +15,9 @@ import { serviceAccountAuthenticator } from '../authz/service-account-authentica
 import { ServiceAccountTokens } from '../authz/service-account-token.js';
 import { x509Authenticator } from '../authz/x509-authenticator.js';
 import { openStore } from '../storage/open-store.js';
+import type { Store } from '../storage/store.js';
 import type { EtcdTlsFiles } from '../storage/etcd/etcd-store.js';
+import { StorageClusters, type StorageClusterFlag } from '../storage/storage-clusters.js';
 import { startCompactor } from '../storage/compactor.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 import { ensureAdminKubeconfig, serverUrl } from './bootstrap/admin-kubeconfig.js';
@@ -60,6 +62,8 @@ export interface ServeOptions {
   etcdTls?: EtcdTlsFiles;
   /** Root of every etcd key ('' for none). */
   etcdPrefix?: string;
+  /** `--storage-cluster`: etcd clusters spaces may be pinned to (Tenant spec.storageClusterId), with the TLS and prefix of `--etcd-*`. */
+  storageClusters?: readonly StorageClusterFlag[];
   tokenAuthFile: string;
   /** The denylist of revoked certificates and tokens (`--revoked-credentials-file`), re-read live. */
   revokedCredentialsFile: string;
@@ -182,15 +186,32 @@ function startFlowControl(options: ServeOptions, plane: ControlPlane): FlowContr
   return flowControl;
 }
 
+/** The default store (`--etcd-servers`, else embedded) and each `--storage-cluster`'s etcd. */
+async function openStorageClusters(options: ServeOptions, metrics: ApiMetrics): Promise<StorageClusters> {
+  const defaultStore = metrics.instrumentStore(await openStore({ etcdServers: options.etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir }));
+  const pinned = new Map<string, Store>();
+  try {
+    for (const { id, etcdServers } of options.storageClusters ?? []) {
+      pinned.set(id, metrics.instrumentStore(await openStore({ etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir })));
+    }
+  } catch (err) {
+    await Promise.all([defaultStore, ...pinned.values()].map((opened) => opened.close()));
+    throw err;
+  }
+  return new StorageClusters(defaultStore, pinned);
+}
+
 async function start(options: ServeOptions, logger: Logger): Promise<void> {
   const buildInfo = await readBuildInfo();
   const prepared = await prepareDataDir(options, logger);
   const metrics = new ApiMetrics(builtinKinds);
-  const store = metrics.instrumentStore(await openStore({ etcdServers: options.etcdServers, etcdTls: options.etcdTls, etcdPrefix: options.etcdPrefix, dataDir: options.dataDir }));
+  const clusters = await openStorageClusters(options, metrics);
+  // Every key to its space's cluster; with no --storage-cluster, the default store itself.
+  const store = clusters.routed;
   try {
     const tokenFile = await TokenFile.load(options.tokenAuthFile, logger);
     const revoked = await RevokedCredentials.load(options.revokedCredentialsFile, logger);
-    const plane = await startControlPlane(store, { serviceClusterIpRange: options.serviceClusterIpRange, podSecurityExemptions: options.podSecurityExemptions, eventTtlMs: options.eventTtlMs, log: logger });
+    const plane = await startControlPlane(clusters, { serviceClusterIpRange: options.serviceClusterIpRange, podSecurityExemptions: options.podSecurityExemptions, eventTtlMs: options.eventTtlMs, log: logger });
     metrics.observeWatchCaches(() => plane.watchCaches.stats());
     const serviceAccountKey = options.serviceAccountKeyFile ? await readServiceAccountKeyFile(options.serviceAccountKeyFile) : await ensureServiceAccountKey(options.dataDir, logger);
     const serviceAccountTokens = new ServiceAccountTokens(serviceAccountKey);
@@ -256,11 +277,12 @@ async function start(options: ServeOptions, logger: Logger): Promise<void> {
     });
     identityLease.start();
     // The embedded store compacts itself; etcd is compacted by its API servers, as Kubernetes does.
+    const etcdClusters = clusters.ids.filter((id) => clusters.store(id).backend === 'etcd');
     const compactor =
-      store.backend === 'etcd'
+      etcdClusters.length > 0
         ? elected(ETCD_COMPACTOR_LEASE, apiserverClient, () => {
-            const running = startCompactor(store, ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err }, 'compaction failed'));
-            return { stop: async () => running.stop() };
+            const running = etcdClusters.map((id) => startCompactor(clusters.store(id), ETCD_COMPACTION_INTERVAL_MS, (err) => logger.warn({ err, storageCluster: id }, 'compaction failed')));
+            return { stop: async () => running.forEach((compacting) => compacting.stop()) };
           })
         : undefined;
     const endpoint = { address: advertiseAddress(options.bindAddress), port };

@@ -21,7 +21,7 @@ function setup() {
     buildInfo: { version: '0.0.0', gitCommit: '', gitTreeState: '', buildDate: '' },
     registry: new ResourceRegistry([]),
     generic: new GenericStore(store),
-    watchCaches: new WatchCaches(new GenericStore(store), store),
+    watchCaches: new WatchCaches(new GenericStore(store)),
     authorizer: new Authorizer(new RbacIndex(), []),
     // Every tenant these tests name exists.
     tenantExists: () => true,

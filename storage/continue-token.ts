@@ -12,20 +12,49 @@ interface ContinueState {
   after: string;
 }
 
-export function encodeContinue(state: ContinueState): string {
+function encodeToken(state: object): string {
   return Buffer.from(JSON.stringify(state)).toString('base64url');
 }
 
-export function decodeContinue(prefix: string, token: string): ContinueState {
-  let state: unknown;
+export function encodeContinue(state: ContinueState): string {
+  return encodeToken(state);
+}
+
+function decodeToken(prefix: string, token: string): unknown {
   try {
-    state = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    return JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
     throw new StorageError('InvalidContinue', prefix, 'continue token is not valid');
   }
-  const s = state as Partial<ContinueState> | null;
+}
+
+export function decodeContinue(prefix: string, token: string): ContinueState {
+  const s = decodeToken(prefix, token) as Partial<ContinueState> | null;
   if (!s || !Number.isSafeInteger(s.rev) || (s.rev as number) <= 0 || typeof s.after !== 'string' || !s.after.startsWith(prefix)) {
     throw new StorageError('InvalidContinue', prefix, 'continue token is not valid for this list');
   }
   return s as ContinueState;
+}
+
+/**
+ * A listing across storage clusters (`tenants/all`) continues at each cluster's revision, after the
+ * last key given (any cluster's: each key lives in one). Its shape differs from a store's token,
+ * so neither is taken for the other.
+ */
+interface ClusterContinueState {
+  revs: Record<string, number>;
+  after: string;
+}
+
+export function encodeClusterContinue(state: ClusterContinueState): string {
+  return encodeToken(state);
+}
+
+/** The revisions are the caller's to check against its clusters. */
+export function decodeClusterContinue(prefix: string, token: string): ClusterContinueState {
+  const s = decodeToken(prefix, token) as Partial<ClusterContinueState> | null;
+  if (!s || typeof s.revs !== 'object' || s.revs === null || Array.isArray(s.revs) || typeof s.after !== 'string' || !s.after.startsWith(prefix)) {
+    throw new StorageError('InvalidContinue', prefix, 'continue token is not valid for this list');
+  }
+  return s as ClusterContinueState;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyPrefix, objectKey, parseObjectKey, type ResourceKeyInfo } from './keys.js';
+import { keyPrefix, keyTenant, objectKey, parseObjectKey, type ResourceKeyInfo } from './keys.js';
 import { StorageError } from './errors.js';
 
 const pods: ResourceKeyInfo = { group: '', resource: 'pods', scope: 'namespace' };
@@ -54,5 +54,26 @@ describe('parseObjectKey', () => {
     expect(() => parseObjectKey(pods, '/registry/core/podsx/t1/ns1/p')).toThrow(StorageError);
     expect(() => parseObjectKey(pods, '/registry/core/pods/t1/p')).toThrow(StorageError);
     expect(() => parseObjectKey(pods, '/registry/core/pods/t1/ns1/p/extra')).toThrow(StorageError);
+  });
+});
+
+describe('keyTenant', () => {
+  it.each([
+    ['/registry/core/pods/t1/ns1/p', 't1'],
+    ['/registry/rbac.authorization.k8s.io/clusterroles/t1/admin', 't1'],
+    ['/registry/core/pods/t1/', 't1'],
+    ['/registry/core/pods/t1/ns1/', 't1'],
+    ['/registry/core/pods/', undefined],
+    ['/registry/core/tenants/t1', undefined],
+    ['/registry/core/tenants/', undefined],
+    ['/elsewhere/core/pods/t1/ns1/p', undefined],
+  ])('%s belongs to %s', (key, tenant) => {
+    expect(keyTenant(key)).toBe(tenant);
+  });
+  it('agrees with the keys objectKey and keyPrefix build', () => {
+    expect(keyTenant(objectKey(pods, { tenant: 't2', namespace: 'ns', name: 'p' }))).toBe('t2');
+    expect(keyTenant(keyPrefix(pods, { tenant: 't2' }))).toBe('t2');
+    expect(keyTenant(objectKey(tenants, { name: 't2' }))).toBeUndefined();
+    expect(keyTenant(keyPrefix(tenants))).toBeUndefined();
   });
 });

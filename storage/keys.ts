@@ -100,3 +100,20 @@ export function parseObjectKey(info: ResourceKeyInfo, key: string): ObjectLocati
   if (info.scope === 'space') return { tenant: parts[0]!, name: parts[1]! };
   return { tenant: parts[0]!, namespace: parts[1]!, name: parts[2]! };
 }
+
+/**
+ * The space a key or a prefix (ending in '/') belongs to: the segment after the resource, when more
+ * follow it. Undefined for a cluster-scoped object (`/registry/core/tenants/t1`) and for a whole
+ * resource's prefix (`/registry/core/configmaps/`), which belong to no one space.
+ *
+ * @example
+ *   keyTenant('/registry/core/configmaps/t1/ns1/cm') // 't1'
+ *   keyTenant('/registry/core/configmaps/t1/')       // 't1'
+ *   keyTenant('/registry/core/tenants/t1')           // undefined
+ */
+export function keyTenant(key: string): string | undefined {
+  if (!key.startsWith(`${ROOT}/`)) return undefined;
+  const parts = key.slice(ROOT.length + 1).split('/');
+  // group, resource, tenant, then at least one more segment (a name, or '' after a prefix's '/').
+  return parts.length >= 4 && parts[2] !== '' ? parts[2] : undefined;
+}

@@ -63,7 +63,7 @@ describe('a kind converted through a call', () => {
     dir = mkdtempSync(join(tmpdir(), 'converted-kind-'));
     store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
     generic = new GenericStore(store);
-    caches = new WatchCaches(generic, store);
+    caches = new WatchCaches(generic);
   });
 
   afterEach(async () => {

@@ -10,9 +10,12 @@
 import type { UserInfo } from '../access.js';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../status.js';
-import { isStorageError } from '../../storage/errors.js';
+import { isStorageError, StorageError } from '../../storage/errors.js';
 import { keyPrefix, objectKey } from '../../storage/keys.js';
 import type { KeyValue, Store } from '../../storage/store.js';
+import { StorageClusters } from '../../storage/storage-clusters.js';
+import { decodeClusterContinue, encodeClusterContinue, encodeContinue } from '../../storage/continue-token.js';
+import { formatClusterRevisions, isClusterRevisions, ownRevision, parseClusterRevisions } from './cluster-revisions.js';
 import type { LabelSelector } from '../selection/label-selector.js';
 import { canonicalizeDecoded, checkObject, dropFields } from '../schema/check-object.js';
 import type { Schema } from '../schema/schema.js';
@@ -238,10 +241,29 @@ function sameJSON(a: unknown, b: unknown): boolean {
 }
 
 export class GenericStore {
+  /** The storage clusters; a Store alone is the one default cluster. */
+  readonly clusters: StorageClusters;
+  /** Every key's store: the cluster of its space (`StorageClusters.routed`). */
+  private readonly store: Store;
+
   constructor(
-    private readonly store: Store,
+    storage: Store | StorageClusters,
     private readonly admission: AdmissionPlugin[] = [],
-  ) {}
+  ) {
+    this.clusters = storage instanceof StorageClusters ? storage : new StorageClusters(storage);
+    this.store = this.clusters.routed;
+  }
+
+  /** Whether a collection spans storage clusters: every space of a space or namespace kind, with clusters configured. */
+  acrossClusters(def: ResourceDefinition, scope: CollectionScope): boolean {
+    return this.clusters.multiple && def.scope !== 'cluster' && scope.tenant === ALL_TENANTS;
+  }
+
+  /** A resourceVersion given for one object, as its own cluster's revision: a `tenants/all` view's names every cluster. */
+  private async objectRevision(def: ResourceDefinition, loc: ObjectLocation, rv: string): Promise<string> {
+    if (!isClusterRevisions(rv)) return rv;
+    return ownRevision(rv, await this.clusters.clusterOf(def.scope === 'cluster' ? undefined : loc.tenant));
+  }
 
   // ---- keys and encoding ------------------------------------------------------------------
 
@@ -333,20 +355,24 @@ export class GenericStore {
   }
 
   async list(def: ResourceDefinition, scope: CollectionScope, query: ListQuery = {}): Promise<ListResult> {
+    return this.acrossClusters(def, scope) ? this.listAcrossClusters(def, scope, query) : this.listFrom(this.store, def, scope, query);
+  }
+
+  /** A LIST served by one store (one cluster's revisions): a space's, or every space's in that cluster. */
+  async listFrom(store: Store, def: ResourceDefinition, scope: CollectionScope, query: ListQuery = {}): Promise<ListResult> {
     const prefix = this.prefix(def, scope);
     const filter = this.collectionFilter(def, scope, query);
     const limit = query.limit && query.limit > 0 ? query.limit : 0;
-    let revision: number | undefined;
-    if (query.resourceVersion && query.resourceVersion !== '0' && query.resourceVersionMatch === 'Exact') {
-      revision = this.parseResourceVersion(query.resourceVersion);
-    }
+    // Any resourceVersion must parse (a tenants/all one naming clusters is no revision of one store); only Exact reads at it.
+    const given = query.resourceVersion ? this.parseResourceVersion(query.resourceVersion) : undefined;
+    let revision = given && query.resourceVersionMatch === 'Exact' ? given : undefined;
     const items: KubeObject[] = [];
     let token = query.continue;
     try {
       // Fill the page: with a filter, a store page may hold fewer matches than asked for.
       for (;;) {
         const want = limit ? limit - items.length : 0;
-        const page = await this.store.list(prefix, { limit: want, ...(token ? { continue: token } : revision !== undefined ? { revision } : {}) });
+        const page = await store.list(prefix, { limit: want, ...(token ? { continue: token } : revision !== undefined ? { revision } : {}) });
         for (const kv of page.items) {
           const obj = this.decode(def, kv);
           if (!filter || filter(obj)) items.push(obj);
@@ -371,6 +397,62 @@ export class GenericStore {
       }
       throw fromStorageError(err, def, '');
     }
+  }
+
+  /**
+   * Every space's objects across the storage clusters: each cluster's listing (at the revision the
+   * resourceVersion or the continue token names for it), merged in key order as one store's would
+   * be. The list's resourceVersion names every cluster's revision; a page's continue token holds
+   * them and the last key given, after which every cluster resumes (each key lives in one cluster).
+   */
+  private async listAcrossClusters(def: ResourceDefinition, scope: CollectionScope, query: ListQuery): Promise<ListResult> {
+    const ids = this.clusters.ids;
+    const prefix = this.prefix(def, scope);
+    const limit = query.limit && query.limit > 0 ? query.limit : 0;
+    const resumed = query.continue ? this.decodeClusterContinue(def, prefix, query.continue) : undefined;
+    const given = query.resourceVersion ? parseClusterRevisions(ids, query.resourceVersion) : undefined;
+    const exact = !resumed && query.resourceVersionMatch === 'Exact' ? given : undefined;
+    const pages = await Promise.all(
+      ids.map(async (id) => {
+        const rev = resumed?.revs[id] ?? exact?.get(id);
+        const page = await this.listFrom(this.clusters.store(id), def, scope, {
+          labelSelector: query.labelSelector,
+          fieldMatch: query.fieldMatch,
+          limit,
+          ...(resumed ? { continue: encodeContinue({ rev: rev!, after: resumed.after }) } : rev !== undefined ? { resourceVersion: String(rev), resourceVersionMatch: 'Exact' as const } : {}),
+        });
+        return { id, page, keys: page.items.map((obj) => this.keyOf(def, obj)) };
+      }),
+    );
+    const revisions = new Map(pages.map(({ id, page }) => [id, Number(page.metadata.resourceVersion)]));
+    const merged = pages.flatMap(({ page, keys }) => page.items.map((obj, i) => ({ key: keys[i]!, obj }))).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const taken = limit ? merged.slice(0, limit) : merged;
+    const metadata: ListMeta = { resourceVersion: formatClusterRevisions(ids, revisions) };
+    const more = taken.length < merged.length || pages.some(({ page }) => page.metadata.continue !== undefined);
+    if (more) {
+      metadata.continue = encodeClusterContinue({ revs: Object.fromEntries(revisions), after: taken[taken.length - 1]!.key });
+      const remaining = pages.map(({ page }) => page.metadata.remainingItemCount);
+      if (remaining.every((n) => n !== undefined) && !this.collectionFilter(def, scope, query)) {
+        metadata.remainingItemCount = merged.length - taken.length + remaining.reduce((a, n) => a + n!, 0);
+      }
+    }
+    return { items: taken.map(({ obj }) => obj), metadata };
+  }
+
+  /** A tenants/all continue token, checked to name every cluster's revision. */
+  private decodeClusterContinue(def: ResourceDefinition, prefix: string, token: string): { revs: Record<string, number>; after: string } {
+    try {
+      const state = decodeClusterContinue(prefix, token);
+      if (this.clusters.ids.some((id) => !Number.isSafeInteger(state.revs[id]) || state.revs[id]! <= 0)) throw new StorageError('InvalidContinue', prefix, 'continue token is not valid for this list');
+      return state;
+    } catch (err) {
+      throw fromStorageError(err, def, '');
+    }
+  }
+
+  /** The storage key of a decoded object (its tenant, namespace and name). */
+  keyOf(def: ResourceDefinition, obj: KubeObject): string {
+    return this.key(def, { tenant: obj.metadata.tenant ?? '', namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' });
   }
 
   /** The predicate a collection's objects must meet beyond its prefix, or undefined for all. */
@@ -500,7 +582,7 @@ export class GenericStore {
   ): Promise<{ object: KubeObject; created: boolean }> {
     const incoming = this.admitBody(def, body, opts);
     assertNameMatches(incoming, loc);
-    const expectedRv = incoming.metadata.resourceVersion;
+    const expectedRv = incoming.metadata.resourceVersion && (await this.objectRevision(def, loc, incoming.metadata.resourceVersion));
     let current: KubeObject;
     try {
       current = await this.get(def, loc);
@@ -568,7 +650,8 @@ export class GenericStore {
     let current = first;
     for (;;) {
       const desired = await mutate(structuredClone(current));
-      const pinned = opts.expectedRv ?? (desired.metadata?.resourceVersion !== current.metadata.resourceVersion ? desired.metadata?.resourceVersion : undefined);
+      const given = opts.expectedRv ?? (desired.metadata?.resourceVersion !== current.metadata.resourceVersion ? desired.metadata?.resourceVersion : undefined);
+      const pinned = given && (await this.objectRevision(def, loc, given));
       if (pinned && pinned !== current.metadata.resourceVersion) throw conflict(def, loc.name);
 
       const view = opts.reviewedView;
@@ -705,10 +788,10 @@ export class GenericStore {
   /** DELETE, starting from `known` when the caller has just read the object (it is re-read after a conflict). */
   private async deleteObject(def: ResourceDefinition, loc: ObjectLocation, opts: DeleteOptions, known: KubeObject | undefined): Promise<DeleteResult> {
     let first = known;
+    const pre = opts.preconditions?.resourceVersion ? { ...opts.preconditions, resourceVersion: await this.objectRevision(def, loc, opts.preconditions.resourceVersion) } : opts.preconditions;
     for (;;) {
       const current = first ?? (await this.get(def, loc));
       first = undefined;
-      const pre = opts.preconditions;
       if (pre?.uid && pre.uid !== current.metadata.uid) {
         throw conflict(def, loc.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
       }

@@ -52,7 +52,7 @@ describe('WatchCaches', () => {
     dir = mkdtempSync(join(tmpdir(), 'watch-cache-'));
     store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
     generic = new GenericStore(store);
-    caches = new WatchCaches(generic, store, { events: 4, bytes: 1024 * 1024 });
+    caches = new WatchCaches(generic, { events: 4, bytes: 1024 * 1024 });
   });
 
   afterEach(async () => {
@@ -233,7 +233,7 @@ describe('WatchCaches', () => {
   });
 
   it('bounds the window by bytes too: large objects push older events out sooner', async () => {
-    const small = new WatchCaches(generic, store, { events: 1000, bytes: 8 * 1024 });
+    const small = new WatchCaches(generic, { events: 1000, bytes: 8 * 1024 });
     try {
       const first = recorder();
       await small.startWatch(configMaps, { tenant: 't1' }, {}, first.sink);
@@ -298,7 +298,7 @@ describe('WatchCaches', () => {
   });
 
   it('reads storage when the cache cannot reach the store\'s revision in time, and for an exact resourceVersion', async () => {
-    const slow = new WatchCaches(generic, store, { events: 4, bytes: 1024 * 1024 }, 50);
+    const slow = new WatchCaches(generic, { events: 4, bytes: 1024 * 1024 }, 50);
     try {
       const written = await create('t1', cm('x'));
       await slow.read(configMaps, { tenant: 't1', namespace: 'ns', name: 'x' });
@@ -329,7 +329,7 @@ describe('WatchCaches LIST requests', () => {
     dir = mkdtempSync(join(tmpdir(), 'watch-cache-list-'));
     store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
     generic = new GenericStore(store);
-    caches = new WatchCaches(generic, store);
+    caches = new WatchCaches(generic);
   });
 
   afterEach(async () => {

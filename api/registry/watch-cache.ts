@@ -10,7 +10,9 @@
  * with the same answers (410 Expired for a compacted revision). Objects the cache hands out are
  * shared by every watcher and frozen: nothing may change them.
  */
-import { encodeContinue } from '../../storage/continue-token.js';
+import { encodeClusterContinue, encodeContinue } from '../../storage/continue-token.js';
+import { DEFAULT_STORAGE_CLUSTER } from '../../storage/storage-clusters.js';
+import { formatClusterRevisions, parseClusterRevisions } from './cluster-revisions.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { Store, StoreWatch, WatchEvent as StoreEvent } from '../../storage/store.js';
 import { ApiError } from '../status.js';
@@ -466,8 +468,8 @@ class KindCache {
   }
 }
 
-/** The caches of every kind, each started by the first watch of its kind. */
-export class WatchCaches {
+/** The caches of every kind in one store (one storage cluster), each started by the first watch of its kind. */
+class StoreWatchCaches {
   private readonly caches = new Map<ResourceDefinition, Promise<KindCache>>();
   /** The caches that have loaded, for `stats()`. */
   private readonly loaded = new Map<ResourceDefinition, KindCache>();
@@ -480,8 +482,8 @@ export class WatchCaches {
   constructor(
     private readonly generic: GenericStore,
     private readonly store: Store,
-    private readonly window: EventWindow = DEFAULT_EVENT_WINDOW,
-    private readonly freshnessWaitMs = FRESHNESS_WAIT_MS,
+    private readonly window: EventWindow,
+    private readonly freshnessWaitMs: number,
   ) {
     this.currentRevision = new CurrentRevision(store);
     this.bookmarkTimer = setInterval(() => this.sendDueBookmarks(Date.now()), BOOKMARK_CHECK_MS);
@@ -548,7 +550,7 @@ export class WatchCaches {
    * the cache's revision, whole. For the server's own readers (admission, controllers).
    */
   async list(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): Promise<ListResult> {
-    if (this.retired.has(def)) return this.generic.list(def, scope, query);
+    if (this.retired.has(def)) return this.generic.listFrom(this.store, def, scope, query);
     const cache = await this.cacheFor(def);
     return this.served(def, cache.page(scope, query, 0));
   }
@@ -648,5 +650,184 @@ export class WatchCaches {
     this.caches.clear();
     this.loaded.clear();
     for (const cache of await Promise.allSettled(caches)) if (cache.status === 'fulfilled') cache.value.stop();
+  }
+}
+
+/**
+ * The watch caches of every storage cluster (one set per store: a cache follows one revision
+ * counter). A space's reads and watches go to its cluster's caches with plain revisions; those
+ * across every space (`tenants/all`) with several clusters merge each cluster's, with
+ * resourceVersions naming every cluster's revision (`cluster-revisions.ts`). With one cluster,
+ * every call goes to its caches as is.
+ */
+export class WatchCaches {
+  private readonly byCluster: ReadonlyMap<string, StoreWatchCaches>;
+
+  constructor(
+    private readonly generic: GenericStore,
+    window: EventWindow = DEFAULT_EVENT_WINDOW,
+    freshnessWaitMs = FRESHNESS_WAIT_MS,
+  ) {
+    const { clusters } = generic;
+    this.byCluster = new Map(clusters.ids.map((id) => [id, new StoreWatchCaches(generic, clusters.store(id), window, freshnessWaitMs)]));
+  }
+
+  private cluster(id: string): StoreWatchCaches {
+    return this.byCluster.get(id)!;
+  }
+
+  /** The caches of the cluster holding a collection or an object (cluster-scoped kinds: the default's). */
+  private async cachesOf(def: ResourceDefinition, tenant: string): Promise<StoreWatchCaches> {
+    if (!this.generic.clusters.multiple) return this.cluster(DEFAULT_STORAGE_CLUSTER);
+    return this.cluster(await this.generic.clusters.clusterOf(def.scope === 'cluster' || tenant === ALL_TENANTS ? undefined : tenant));
+  }
+
+  private get all(): StoreWatchCaches[] {
+    return [...this.byCluster.values()];
+  }
+
+  /** Sends every watcher its periodic bookmark when due (the timer calls it; tests call it with a clock of their own). */
+  sendDueBookmarks(now: number): void {
+    for (const caches of this.all) caches.sendDueBookmarks(now);
+  }
+
+  /** See `StoreWatchCaches.startWatch`; across clusters, one watch of each merged. */
+  async startWatch(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, sink: WatchSink): Promise<ActiveWatch> {
+    if (this.generic.acrossClusters(def, scope)) return this.watchAcrossClusters(def, scope, query, sink);
+    return (await this.cachesOf(def, scope.tenant)).startWatch(def, scope, query, sink);
+  }
+
+  /**
+   * One watch per cluster, each from its component of the resourceVersion, into one stream. Every
+   * event leaves with a resourceVersion naming its own revision and every other cluster's last one
+   * delivered, so a client resuming from it misses nothing of any cluster; one cluster's watch
+   * ending ends them all. A watch from the current state starts as a storage watch does: every
+   * cluster's state (its cache's) with the resourceVersion naming each cluster's revision, then
+   * each cluster's events after it.
+   */
+  private async watchAcrossClusters(def: ResourceDefinition, scope: CollectionScope, query: WatchQuery, sink: WatchSink): Promise<ActiveWatch> {
+    checkWatchQuery({ ...query, resourceVersion: undefined });
+    const ids = this.generic.clusters.ids;
+    let positions = parseClusterRevisions(ids, query.resourceVersion ?? '');
+    if (wantsInitialEvents(query)) {
+      const listed = await this.list(def, scope, query);
+      const resourceVersion = listed.metadata.resourceVersion!;
+      positions = parseClusterRevisions(ids, resourceVersion);
+      for (const object of listed.items) sink.send({ type: 'ADDED', object: { ...object, metadata: { ...object.metadata, resourceVersion } } });
+      if (query.sendInitialEvents && query.allowWatchBookmarks) {
+        const end = bookmark(def, 0, { [INITIAL_EVENTS_END]: 'true' });
+        sink.send({ type: 'BOOKMARK', object: { ...end.object, metadata: { ...end.object.metadata, resourceVersion } } });
+      }
+    }
+    const from = new Map(positions);
+    const active: ActiveWatch[] = [];
+    let ended = false;
+    const stopAll = (): void => {
+      ended = true;
+      for (const watch of active) watch.stop();
+    };
+    const end = (): void => {
+      if (ended) return;
+      stopAll();
+      sink.end();
+    };
+    const sinkOf = (id: string): WatchSink => ({
+      send: (event) => {
+        if (ended) return;
+        if (event.type === 'ERROR') {
+          sink.send(event);
+          return end();
+        }
+        positions.set(id, Math.max(positions.get(id)!, Number(event.object.metadata.resourceVersion)));
+        const resourceVersion = formatClusterRevisions(ids, positions);
+        sink.send({ type: event.type, object: { ...event.object, metadata: { ...event.object.metadata, resourceVersion } } });
+      },
+      end,
+    });
+    const resume: WatchQuery = { labelSelector: query.labelSelector, fieldMatch: query.fieldMatch, allowWatchBookmarks: query.allowWatchBookmarks };
+    try {
+      for (const id of ids) {
+        const watch = await this.cluster(id).startWatch(def, scope, { ...resume, resourceVersion: String(from.get(id)) }, sinkOf(id));
+        active.push(watch);
+        if (ended) watch.stop();
+      }
+    } catch (err) {
+      stopAll();
+      throw err;
+    }
+    return { stop: stopAll };
+  }
+
+  /** See `StoreWatchCaches.list`; across clusters, each cluster's merged in key order. */
+  async list(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>): Promise<ListResult> {
+    if (!this.generic.acrossClusters(def, scope)) return (await this.cachesOf(def, scope.tenant)).list(def, scope, query);
+    return this.merged(def, await Promise.all(this.all.map((caches) => caches.list(def, scope, query))), 0);
+  }
+
+  /** See `StoreWatchCaches.readList`; across clusters, every cluster's cache must answer, or storage answers. */
+  async readList(def: ResourceDefinition, scope: CollectionScope, query: Pick<WatchQuery, 'labelSelector' | 'fieldMatch'>, resourceVersion: string | undefined, limit: number): Promise<ListResult | undefined> {
+    if (!this.generic.acrossClusters(def, scope)) return (await this.cachesOf(def, scope.tenant)).readList(def, scope, query, resourceVersion, limit);
+    if (resourceVersion && resourceVersion !== '0') return undefined;
+    const pages = await Promise.all(this.all.map((caches) => caches.readList(def, scope, query, resourceVersion, 0)));
+    if (pages.some((page) => page === undefined)) return undefined;
+    const page = this.merged(def, pages as ListResult[], resourceVersion === '0' ? 0 : limit);
+    if (page.metadata.continue && this.generic.collectionFilter(def, scope, query)) delete page.metadata.remainingItemCount;
+    return page;
+  }
+
+  /**
+   * Whole listings of every cluster (in `ids` order) as one: items in key order, the first `limit`
+   * of them (0: all) with a continue token for storage to serve the rest at the same revisions.
+   */
+  private merged(def: ResourceDefinition, pages: ListResult[], limit: number): ListResult {
+    const ids = this.generic.clusters.ids;
+    const revisions = new Map(ids.map((id, i) => [id, Number(pages[i]!.metadata.resourceVersion)]));
+    const items = pages.flatMap((page) => page.items.map((obj) => ({ key: this.generic.keyOf(def, obj), obj }))).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const metadata: ListResult['metadata'] = { resourceVersion: formatClusterRevisions(ids, revisions) };
+    if (limit <= 0 || items.length <= limit) return { items: items.map(({ obj }) => obj), metadata };
+    metadata.continue = encodeClusterContinue({ revs: Object.fromEntries(revisions), after: items[limit - 1]!.key });
+    metadata.remainingItemCount = items.length - limit;
+    return { items: items.slice(0, limit).map(({ obj }) => obj), metadata };
+  }
+
+  /** See `StoreWatchCaches.read`: from the object's cluster. */
+  async read(def: ResourceDefinition, loc: ObjectLocation, resourceVersion?: string): Promise<KubeObject> {
+    return (await this.cachesOf(def, loc.tenant)).read(def, loc, resourceVersion);
+  }
+
+  /** See `StoreWatchCaches.get`: from the object's cluster. */
+  async get(def: ResourceDefinition, loc: ObjectLocation): Promise<KubeObject | undefined> {
+    return (await this.cachesOf(def, loc.tenant)).get(def, loc);
+  }
+
+  /** Drops the caches of a kind served no more, in every cluster. */
+  retire(def: ResourceDefinition): void {
+    for (const caches of this.all) caches.retire(def);
+  }
+
+  /** Objects of a kind in memory, across every space and cluster; undefined until a cache of it has loaded. */
+  objectCount(group: string, resource: string): number | undefined {
+    const counts = this.all.map((caches) => caches.objectCount(group, resource)).filter((n) => n !== undefined);
+    return counts.length === 0 ? undefined : counts.reduce((a, n) => a + n, 0);
+  }
+
+  /** Each loaded cache's size and revision, for the server's metrics: one row per kind, its clusters' sums (the default's revision). */
+  stats(): Array<{ def: ResourceDefinition; objects: number; events: number; revision: number }> {
+    const [first, ...others] = this.all;
+    const rows = first!.stats();
+    for (const caches of others) {
+      for (const row of caches.stats()) {
+        const known = rows.find((r) => r.def === row.def);
+        if (known) {
+          known.objects += row.objects;
+          known.events += row.events;
+        } else rows.push({ ...row, revision: 0 });
+      }
+    }
+    return rows;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.all.map((caches) => caches.stop()));
   }
 }

@@ -140,7 +140,7 @@ export async function startStoreWatch(
   let since: number;
   const pending: ApiWatchEvent[] = [];
   if (initial) {
-    const listed = await generic.list(def, scope, { labelSelector: query.labelSelector, fieldMatch: query.fieldMatch });
+    const listed = await generic.listFrom(store, def, scope, { labelSelector: query.labelSelector, fieldMatch: query.fieldMatch });
     for (const obj of listed.items) pending.push({ type: 'ADDED', object: obj });
     since = Number(listed.metadata.resourceVersion);
     if (query.sendInitialEvents && query.allowWatchBookmarks) pending.push(bookmark(def, since, { [INITIAL_EVENTS_END]: 'true' }));

@@ -6762,6 +6762,8 @@ export interface TenantSpec {
   finalizers?: string[];
   /** The most the space may hold: count/<resource>[.<group>] per kind, count/* for all objects together, storage/bytes for the bytes they take in storage. */
   hard?: Record<string, string | number>;
+  /** The storage cluster (--storage-cluster) holding the space; unset: the default store. Immutable. */
+  storageClusterId?: string;
 }
 
 /**

@@ -33,7 +33,7 @@ function makeApp() {
     buildInfo,
     registry: new ResourceRegistry([]),
     generic: new GenericStore(store),
-    watchCaches: new WatchCaches(new GenericStore(store), store),
+    watchCaches: new WatchCaches(new GenericStore(store)),
     authorizer: new Authorizer(new RbacIndex(), []),
     // Every tenant these tests name exists.
     tenantExists: () => true,

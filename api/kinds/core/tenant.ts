@@ -4,13 +4,14 @@
  * never a tenant's name: it means every space in URLs. `spec.hard` limits what the space may hold
  * (object counts, `count/configmaps: 100`, `count/*: 5000`; stored bytes, `storage/bytes: 1Gi`); `status.hard` and `status.used` are
  * written by the space quota admission plugin (api/admission/space-quota.ts) as it charges writes.
+ * `spec.storageClusterId` pins the space to a storage cluster (api/admission/storage-cluster.ts).
  */
 import { fieldErrors, type FieldError } from '../../registry/field-error.js';
 import type { KubeObject } from '../../registry/object.js';
 import { ageColumn, defineKind, nameColumn, VERBS_BUT_DELETECOLLECTION, type PrinterColumn } from '../../registry/resource-definition.js';
 import { CORE_V1, coreField, defineCore, resourceList, stringList } from '../../schema/core-types-ref.js';
 import { defineKindSchema } from '../../schema/meta.js';
-import { enumOf, object } from '../../schema/schema.js';
+import { enumOf, object, string } from '../../schema/schema.js';
 import { validateKubeFinalizerName } from '../../validation/object-meta.js';
 import { index } from '../../validation/field-path.js';
 import { isDNS1123Subdomain } from '../../validation/names.js';
@@ -28,7 +29,7 @@ export const TENANT_FINALIZER = 'kubernetes';
 export type TenantPhase = 'Active' | 'Terminating';
 
 export interface Tenant extends KubeObject {
-  spec?: { finalizers?: string[]; hard?: ResourceList };
+  spec?: { finalizers?: string[]; hard?: ResourceList; storageClusterId?: string };
   status?: { phase?: TenantPhase; hard?: ResourceList; used?: ResourceList };
 }
 
@@ -37,6 +38,7 @@ defineCore(
   object('What a tenant needs before it can go.', {
     finalizers: stringList('Components that must empty the space before the tenant is removed.'),
     hard: resourceList('The most the space may hold: count/<resource>[.<group>] per kind, count/* for all objects together, storage/bytes for the bytes they take in storage.'),
+    storageClusterId: string('The storage cluster (--storage-cluster) holding the space; unset: the default store. Immutable.'),
   }),
 );
 
@@ -109,6 +111,8 @@ export const tenants = defineKind<Tenant>({
     canonicalizeResourceList(tenant.status?.used);
   },
   validate: validateTenant,
+  // A space's keys stay in the cluster they were written to (Arktos' storageClusterId is immutable too).
+  validateUpdate: (tenant, old) => (tenant.spec?.storageClusterId !== old.spec?.storageClusterId ? [fieldErrors.immutable('spec.storageClusterId', tenant.spec?.storageClusterId ?? '')] : []),
   holdsDeletion: (tenant) => (tenant.spec?.finalizers ?? []).length > 0,
   markDeleting: (tenant) => {
     tenant.status = { ...tenant.status, phase: 'Terminating' };

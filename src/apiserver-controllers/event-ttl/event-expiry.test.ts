@@ -25,7 +25,7 @@ describe('event expiry', () => {
     dir = mkdtempSync(join(tmpdir(), 'event-expiry-'));
     store = await openSqliteStore(join(dir, 'state.db'), { compactIntervalMs: 0 });
     generic = new GenericStore(store);
-    caches = new WatchCaches(generic, store);
+    caches = new WatchCaches(generic);
   });
 
   afterEach(async () => {

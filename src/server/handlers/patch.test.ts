@@ -69,7 +69,7 @@ describe('PATCH', () => {
       buildInfo: { version: '0.1.0', gitCommit: 'abc', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z' },
       registry: new ResourceRegistry([gadgets, blobs]),
       generic: new GenericStore(store),
-      watchCaches: new WatchCaches(new GenericStore(store), store),
+      watchCaches: new WatchCaches(new GenericStore(store)),
       authorizer: new Authorizer(new RbacIndex(), []),
       // Every tenant these tests name exists.
       tenantExists: () => true,

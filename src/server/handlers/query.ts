@@ -11,6 +11,7 @@ import type { ResourceDefinition } from '../../../api/registry/resource-definiti
 import type { FieldValidation } from '../../../api/registry/generic-store.js';
 import type { IncludeObject } from '../../../api/registry/table.js';
 import { fieldErrors, type FieldError } from '../../../api/registry/field-error.js';
+import { isClusterRevisions } from '../../../api/registry/cluster-revisions.js';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -99,7 +100,8 @@ export function validateListOptions(query: Query, verb: 'list' | 'watch' = 'list
       causes: errors.map((e) => ({ reason: e.type, message: e.message, field: e.field })),
     });
   }
-  if (rv !== '' && !/^\d+$/.test(rv)) throw bad(`invalid resource version ${JSON.stringify(rv)}`);
+  // One naming every storage cluster's revision (tenants/all with clusters) is parsed where its clusters are known.
+  if (rv !== '' && !/^\d+$/.test(rv) && !isClusterRevisions(rv)) throw bad(`invalid resource version ${JSON.stringify(rv)}`);
 }
 
 function listOptionErrors(query: Query, rv: string): FieldError[] {

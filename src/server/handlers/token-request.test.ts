@@ -81,7 +81,7 @@ describe('serviceaccounts/<name>/token and service-account authentication', () =
       buildInfo: { version: '0.1.0', gitCommit: 'abc', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z' },
       registry,
       generic,
-      watchCaches: new WatchCaches(generic, store),
+      watchCaches: new WatchCaches(generic),
       authorizer: new Authorizer(everyoneMayDoAnythingIn(['t1', 't2']), []),
       // Every tenant these tests name exists.
       tenantExists: () => true,
