@@ -7,6 +7,7 @@
  * DevTools) at the path given, else in a temporary directory it names.
  *
  *   npm run build && node dist/bench/profile-creates.js etcd /tmp/creates.cpuprofile
+ *   node dist/bench/profile-creates.js /tmp/creates.cpuprofile   # the tables of a profile taken before
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -50,7 +51,10 @@ interface ProfileNode {
   children?: number[];
 }
 
-/** Top functions by self and inclusive share of the samples (a function counted once per stack). */
+/** The server's own code (built into dist/), not Node's or a package's. */
+const OURS = /\/dist\/(?!.*node_modules)/;
+
+/** Top functions by self share of the samples, and ours by inclusive share (a function counted once per stack). */
 function summarize(profile: { nodes: ProfileNode[]; samples: number[] }): string {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -62,15 +66,19 @@ function summarize(profile: { nodes: ProfileNode[]; samples: number[] }): string
   for (const sample of profile.samples) {
     add(self, name(nodes.get(sample)!));
     const seen = new Set<string>();
-    for (let id: number | undefined = sample; id !== undefined; id = parent.get(id)) seen.add(name(nodes.get(id)!));
+    for (let id: number | undefined = sample; id !== undefined; id = parent.get(id)) {
+      const node = nodes.get(id)!;
+      if (OURS.test(node.callFrame.url)) seen.add(name(node));
+    }
     for (const k of seen) add(inclusive, k);
   }
   const table = (title: string, m: Map<string, number>) =>
     [`| ${title} | share |`, '|---|---|', ...[...m].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([k, v]) => `| ${k} | ${((100 * v) / profile.samples.length).toFixed(1)}% |`)].join('\n');
-  return `${profile.samples.length} samples\n\n${table('self time', self)}\n\n${table('inclusive time', inclusive)}`;
+  return `${profile.samples.length} samples\n\n${table('self time', self)}\n\n${table('inclusive time (the server\'s code)', inclusive)}`;
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2]?.endsWith('.cpuprofile')) return console.log(summarize(JSON.parse(readFileSync(process.argv[2], 'utf8'))));
   const backend = process.argv[2] === 'etcd' ? 'etcd' : 'sqlite';
   const dir = await mkdtemp(join(tmpdir(), 'profile-creates-'));
   const preload = join(dir, 'preload.cjs');
