@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FieldSet } from './field-set.js';
 import { createdFieldsByShape, objectShape } from './created-fields.js';
 import { schemaOf } from './testing.js';
+import { integer, object } from '../schema/schema.js';
+import { builtinKinds } from '../kinds/index.js';
 
 describe('objectShape', () => {
   it('keeps keys, lists and nulls, and reduces other scalars to their type', () => {
@@ -37,5 +39,29 @@ describe('createdFieldsByShape', () => {
     createdFieldsByShape(schema, reset, big, () => String(++computed));
     createdFieldsByShape(schema, reset, big, () => String(++computed));
     expect(computed).toBe(2);
+  });
+});
+
+describe('kinds whose zero value holds scalars', () => {
+  const reset = new FieldSet();
+
+  it('are computed for every create, since a value equal to the default is not taken', () => {
+    const schema = object('A kind whose spec defaults to one replica.', {
+      spec: { ...object('Spec.', { replicas: integer('Replicas.') }), default: { replicas: 1 } },
+    });
+    let computed = 0;
+    createdFieldsByShape(schema, reset, { spec: { replicas: 1 } }, () => String(++computed));
+    createdFieldsByShape(schema, reset, { spec: { replicas: 2 } }, () => String(++computed));
+    expect(computed).toBe(2);
+  });
+
+  it('do not include any built-in kind', () => {
+    const remembered = builtinKinds.filter((def) => {
+      let computed = 0;
+      createdFieldsByShape(def.schema, reset, { metadata: { name: 'a' } }, () => String(++computed));
+      createdFieldsByShape(def.schema, reset, { metadata: { name: 'b' } }, () => String(++computed));
+      return computed === 1;
+    });
+    expect(remembered.length).toBe(builtinKinds.length);
   });
 });

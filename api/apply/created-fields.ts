@@ -1,11 +1,11 @@
 /**
  * The fields a create takes (its Update entry's FieldsV1), remembered by the shape of the created
- * object. A create is compared against the kind's zero value, which holds no scalars, so what it
- * takes depends on the kind's schema, the fields reset for the write and the object's shape only:
- * its map keys, where it holds null, and its lists whole (list items name fields by their keys or
- * values). Scalar values do not count, so the creates of one manifest or template (every pod of a
- * ReplicaSet, every ConfigMap of a loop) share one entry, and the comparison that was about half
- * a create's CPU runs once per shape instead of once per write.
+ * object. A create is compared against the kind's zero value; when that holds no scalars (every
+ * built-in kind's), what it takes depends on the kind's schema, the fields reset for the write and
+ * the object's shape only: its map keys, where it holds null, and its lists whole (list items name
+ * fields by their keys or values). Scalar values do not count, so the creates of one manifest or
+ * template (every pod of a ReplicaSet, every ConfigMap of a loop) share one entry, and the
+ * comparison, about 40% of the store's create, runs once per shape instead of once per write.
  *
  * Bounded: shapes longer than MAX_SHAPE_CHARS are not remembered, and the table is cleared when it
  * holds MAX_SHAPES.
@@ -16,6 +16,7 @@
 import type { FieldSet } from './field-set.js';
 import type { JsonObject, JsonValue } from './json-value.js';
 import type { Schema } from '../schema/schema.js';
+import { zeroValueOf } from './schema-type.js';
 
 /** FieldsV1 text of what the create takes; '' when it takes nothing (no entry is written). */
 export type CreatedFieldsText = string;
@@ -35,6 +36,29 @@ function identityOf(thing: object): number {
     identities.set(thing, id);
   }
   return id;
+}
+
+const scalarFreeZeros = new WeakMap<Schema, boolean>();
+
+/**
+ * Whether the kind's zero value holds no scalar: then a create's comparison with it never looks at
+ * a scalar's value. A default with values (a CRD's `default: {replicas: 1}`) puts scalars in it,
+ * and a create that sets the same value takes nothing there: such kinds are not remembered.
+ */
+function zeroWithoutScalars(schema: Schema): boolean {
+  let free = scalarFreeZeros.get(schema);
+  if (free === undefined) {
+    free = !holdsScalar(zeroValueOf(schema));
+    scalarFreeZeros.set(schema, free);
+  }
+  return free;
+}
+
+function holdsScalar(value: JsonValue): boolean {
+  if (value === null) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.values(value).some((v) => v !== undefined && holdsScalar(v));
+  return true;
 }
 
 /**
@@ -67,7 +91,7 @@ export function objectShape(value: JsonValue, budget = MAX_SHAPE_CHARS): string 
  * `compute()` (which must depend on nothing but those three).
  */
 export function createdFieldsByShape(schema: Schema, resetFields: FieldSet, content: JsonObject, compute: () => CreatedFieldsText): CreatedFieldsText {
-  const shape = objectShape(content);
+  const shape = zeroWithoutScalars(schema) ? objectShape(content) : undefined;
   if (shape === undefined) return compute();
   const key = `${identityOf(schema)}/${identityOf(resetFields)}/${shape}`;
   let fields = remembered.get(key);
