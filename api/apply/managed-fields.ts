@@ -97,15 +97,17 @@ function compareEntries(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
 
 /** The entries to store, sorted as Kubernetes sorts them; empty when no manager is left (the field is then omitted). */
 export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
-  const entries = [...managers.values()].map((m): ManagedFieldsEntry => {
-    const entry: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
-    if (m.time !== undefined) entry.time = m.time;
-    entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = m.fields.toFieldsV1();
-    if (m.subresource) entry.subresource = m.subresource;
-    return entry;
-  });
-  return entries.sort(compareEntries);
+  return [...managers.values()].map((m) => encodeManagedSet(m, m.fields.toFieldsV1())).sort(compareEntries);
+}
+
+/** One entry as stored, its keys in the order kube-apiserver writes them. */
+export function encodeManagedSet(m: Omit<ManagedSet, 'fields'>, fieldsV1: ManagedFieldsEntry['fieldsV1']): ManagedFieldsEntry {
+  const entry: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
+  if (m.time !== undefined) entry.time = m.time;
+  entry.fieldsType = 'FieldsV1';
+  entry.fieldsV1 = fieldsV1;
+  if (m.subresource) entry.subresource = m.subresource;
+  return entry;
 }
 
 /** Whether a request asks to reset managedFields: an empty list, or a list of one empty entry. */

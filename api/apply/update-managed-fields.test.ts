@@ -162,6 +162,39 @@ describe('creates', () => {
     expect(computeUpdateManagedFields({ schema: schemaOf('Pod'), resetFields: new FieldSet(), old, obj, manager: 'b', apiVersion: 'v1', now: NOW })).toEqual(old.metadata.managedFields);
   });
 
+  it('gives creates of one shape the same fields, each its own writer, time and copy', () => {
+    const resetFields = new FieldSet();
+    const create = (name: string, image: string, manager: string, now: Date) =>
+      computeUpdateManagedFields({ schema: kind, resetFields, old: undefined, obj: { metadata: { name }, spec: { template: { containers: [{ name: 'a', image }] } } }, manager, apiVersion: 'example/v1', now });
+    const fields = { 'f:spec': { 'f:template': { 'f:containers': { 'k:{"name":"a"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } };
+    const first = create('x', 'nginx', 'one', NOW);
+    first[0]!.fieldsV1!['f:spec'] = {};
+    expect(create('y', 'redis', 'two', LATER)).toEqual([entry('two', T1, fields, { apiVersion: 'example/v1' })]);
+  });
+
+  it('tells creates apart by their list items, which name fields', () => {
+    const pod = (container: string): KubeObject => ({ metadata: { name: 'p' }, spec: { containers: [{ name: container, image: 'x' }] } });
+    const resetFields = statusResetFields();
+    const create = (obj: KubeObject) => computeUpdateManagedFields({ schema: schemaOf('Pod'), resetFields, old: undefined, obj, manager: 'm', apiVersion: 'v1', now: NOW });
+    expect(Object.keys((create(pod('a'))[0]!.fieldsV1!['f:spec'] as Record<string, Record<string, unknown>>)['f:containers']!)).toEqual(['.', 'k:{"name":"a"}']);
+    expect(Object.keys((create(pod('b'))[0]!.fieldsV1!['f:spec'] as Record<string, Record<string, unknown>>)['f:containers']!)).toEqual(['.', 'k:{"name":"b"}']);
+  });
+
+  it('gives a create the fields it set to other values than the kind’s defaults, whatever an earlier create set', () => {
+    const defaulted: Schema = object('A kind whose spec defaults to one replica.', { spec: { ...object('Spec.', { replicas: integer('Replicas.') }), default: { replicas: 1 } } });
+    const resetFields = new FieldSet();
+    const create = (replicas: number) => computeUpdateManagedFields({ schema: defaulted, resetFields, old: undefined, obj: { metadata: {}, spec: { replicas } }, manager: 'm', apiVersion: 'example/v1', now: NOW });
+    expect(create(1)).toEqual([]);
+    expect(create(2)).toEqual([entry('m', T0, { 'f:spec': { 'f:replicas': {} } }, { apiVersion: 'example/v1' })]);
+  });
+
+  it('writes no entry for a create that takes nothing, the first time as the next', () => {
+    const resetFields = new FieldSet();
+    const create = () => computeUpdateManagedFields({ schema: kind, resetFields, old: undefined, obj: { metadata: {} }, manager: 'm', apiVersion: 'example/v1', now: NOW });
+    expect(create()).toEqual([]);
+    expect(create()).toEqual([]);
+  });
+
   function stored(): KubeObject {
     return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } };
   }

@@ -23,7 +23,8 @@ import { capUpdateManagers } from './cap-update-managers.js';
 import { compareObjects, type Comparison } from './compare-objects.js';
 import type { FieldSet } from './field-set.js';
 import type { JsonObject, JsonValue } from './json-value.js';
-import { decodeManagedFields, encodeManagedFields, formatTime, managedFieldsFromRequest, managerIdentity, type Managers } from './managed-fields.js';
+import { createdFieldsByShape } from './created-fields.js';
+import { decodeManagedFields, encodeManagedFields, encodeManagedSet, formatTime, managedFieldsFromRequest, managerIdentity, type ManagedSet, type Managers } from './managed-fields.js';
 import { ownableFields } from './object-fields.js';
 import { zeroValueOf } from './schema-type.js';
 
@@ -62,7 +63,7 @@ export function withoutResetFields(cmp: Comparison, resetFields: FieldSet): Comp
 export interface UpdateWriter {
   manager: string;
   apiVersion: string;
-  subresource: string | undefined;
+  subresource?: string;
 }
 
 /** Applies one Update's comparison to the managers, in place. */
@@ -76,23 +77,44 @@ export function recordUpdate(managers: Managers, cmp: Comparison, writer: Update
   // The comparison is already without reset fields.
   const taken = ownableFields(changed);
   if (!taken.isEmpty()) {
-    const entry = { manager: writer.manager || 'unknown', operation: 'Update' as const, apiVersion: writer.apiVersion, subresource: writer.subresource || undefined };
+    const entry = updateEntry(writer, now);
     const id = managerIdentity(entry);
     const previous = managers.get(id)?.fields;
-    managers.set(id, { ...entry, time: formatTime(now), fields: previous ? taken.union(previous) : taken });
+    managers.set(id, { ...entry, fields: previous ? taken.union(previous) : taken });
   }
   capUpdateManagers(managers);
+}
+
+/** The writer's Update entry, without its fields. */
+function updateEntry(writer: UpdateWriter, now: Date): Omit<ManagedSet, 'fields'> {
+  return { manager: writer.manager || 'unknown', operation: 'Update', apiVersion: writer.apiVersion, subresource: writer.subresource || undefined, time: formatTime(now) };
 }
 
 /** The managedFields to store with `input.obj`; empty means none (omit the field). */
 export function computeUpdateManagedFields(input: UpdateManagedFieldsInput): ManagedFieldsEntry[] {
   const { schema, resetFields, old, obj } = input;
   const managers = decodeManagedFields(managedFieldsFromRequest(obj, old, input.subresource));
-  if (old !== undefined && managers.size === 0) return [];
-  const before: JsonValue = old ? withoutManagedFields(old) : zeroValueOf(schema);
-  const cmp = withoutResetFields(compareObjects(before, withoutManagedFields(obj), schema), resetFields);
+  if (managers.size === 0) return old === undefined ? createdManagedFields(input) : [];
+  return updatedManagedFields(managers, old ? withoutManagedFields(old) : zeroValueOf(schema), withoutManagedFields(obj), input);
+}
+
+/** `managers` after the write from `before` to `after`, encoded. */
+function updatedManagedFields(managers: Managers, before: JsonValue, after: JsonValue, input: UpdateManagedFieldsInput): ManagedFieldsEntry[] {
+  const cmp = withoutResetFields(compareObjects(before, after, input.schema), input.resetFields);
   // An object whose lists cannot be compared keeps its stored entries, as kube-apiserver does.
-  if (cmp.errors.length > 0) return old?.metadata.managedFields ?? [];
-  recordUpdate(managers, cmp, { manager: input.manager, apiVersion: input.apiVersion, subresource: input.subresource }, input.now);
+  if (cmp.errors.length > 0) return input.old?.metadata.managedFields ?? [];
+  recordUpdate(managers, cmp, input, input.now);
   return encodeManagedFields(managers);
+}
+
+/** A create that carries no managedFields: the creator's entry, its fields remembered by the object's shape (created-fields.ts). */
+function createdManagedFields(input: UpdateManagedFieldsInput): ManagedFieldsEntry[] {
+  const content = withoutManagedFields(input.obj);
+  const fieldsV1 = createdFieldsByShape(input.schema, input.resetFields, content, () => {
+    const [entry] = updatedManagedFields(new Map(), zeroValueOf(input.schema), content, input);
+    return entry ? JSON.stringify(entry.fieldsV1) : '';
+  });
+  if (fieldsV1 === '') return [];
+  // Parsed for each object: the entries are the object's own, and may be changed with it.
+  return [encodeManagedSet(updateEntry(input, input.now), JSON.parse(fieldsV1) as ManagedFieldsEntry['fieldsV1'])];
 }

@@ -198,6 +198,13 @@ export type Mutation = (current: KubeObject) => KubeObject | Promise<KubeObject>
 /** The field manager of the server's own writes (controllers, admission). */
 export const SERVER_FIELD_MANAGER = 'kube-spaces';
 
+/**
+ * What the main resource's writes may not own, made once: the fields a create takes are
+ * remembered per reset-field set by identity (apply/created-fields.ts). Never changed.
+ */
+const STATUS_RESET_FIELDS = statusResetFields();
+const NO_RESET_FIELDS = new FieldSet();
+
 /** Concurrent deletes of one delete-collection: enough to hide etcd's round trips, few enough to stay fair. */
 const DELETE_COLLECTION_IN_FLIGHT = 32;
 const GENERATE_NAME_ATTEMPTS = 8; // generated names collide rarely; a few retries make a failure vanishingly unlikely
@@ -873,8 +880,8 @@ export class GenericStore {
             : subresource === 'approval'
             ? fieldsOutside(def.schema, ['status', 'conditions'])
             : def.status
-            ? statusResetFields()
-            : new FieldSet();
+            ? STATUS_RESET_FIELDS
+            : NO_RESET_FIELDS;
     const managedFields = computeUpdateManagedFields({
       schema: def.schema,
       resetFields,
