@@ -8,7 +8,7 @@ import type { KubeObject } from '../../api/registry/object.js';
 import type { KubeClient } from '../../src/client/kube-client.js';
 import type { ObjectKey } from '../../src/client/object-key.js';
 import type { WatchEvent } from '../../src/client/watch-events.js';
-import { done, type Controller } from '../runtime/controller.js';
+import { done, requeueAfter, type Controller } from '../runtime/controller.js';
 import { Informer } from '../runtime/informer.js';
 import { reconcileTenant, tenantController, type TenantControllerDeps } from './tenant-controller.js';
 
@@ -62,8 +62,9 @@ function recordingClient(namespaces: KubeObject[]): { client: KubeClient; writes
   return { client: client as unknown as KubeClient, writes };
 }
 
-async function depsFor(state: { tenants: KubeObject[]; namespaces?: KubeObject[]; services?: KubeObject[] }): Promise<{ deps: TenantControllerDeps; writes: string[] }> {
-  const { client, writes } = recordingClient(state.namespaces ?? []);
+/** `listed`: the namespaces the server lists, when not those the informer holds. */
+async function depsFor(state: { tenants: KubeObject[]; namespaces?: KubeObject[]; listed?: KubeObject[]; services?: KubeObject[] }): Promise<{ deps: TenantControllerDeps; writes: string[] }> {
+  const { client, writes } = recordingClient(state.listed ?? state.namespaces ?? []);
   const deps = {
     client,
     tenants: await synced(informerOf('tenants', state.tenants)),
@@ -118,6 +119,12 @@ describe('tenant controller', () => {
     const { deps, writes } = await depsFor({ tenants: [tenant('t1', { deleting: true })], namespaces: [namespace('t1', 'default'), namespace('t1', 'apps'), namespace('t2', 'default')] });
     expect(await reconcileTenant(deps, tenantKey('t1'))).toEqual(done);
     expect(writes.sort()).toEqual(['delete t1 namespaces apps', 'delete t1 namespaces default']);
+  });
+
+  it('looks again soon when the list still has namespaces the informer has seen go (no event would come)', async () => {
+    const { deps, writes } = await depsFor({ tenants: [tenant('t1', { deleting: true })], namespaces: [], listed: [namespace('t1', 'default')] });
+    expect(await reconcileTenant(deps, tenantKey('t1'))).toEqual(requeueAfter(200));
+    expect(writes).toEqual(['delete t1 namespaces default']);
   });
 
   it('deletes the space’s own objects once its namespaces are gone, then releases the Tenant', async () => {

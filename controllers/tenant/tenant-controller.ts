@@ -35,9 +35,10 @@ const KUBERNETES_SERVICE = { namespace: 'default', name: 'kubernetes' };
 
 /**
  * How soon a Terminating space is looked at again while objects of its own are held by others'
- * finalizers: nothing announces their release to this controller.
+ * finalizers (nothing announces their release to this controller), or when its namespaces list
+ * was behind the informer.
  */
-const HELD_RETRY_MS = 200;
+const RETRY_MS = 200;
 
 const tenantKey = (name: string): ObjectKey => ({ tenant: '', namespace: '', name });
 
@@ -52,16 +53,21 @@ async function activate(deps: TenantControllerDeps, tenant: Tenant): Promise<Rec
   return done;
 }
 
-type TearDownState = 'namespaces-going' | 'held' | 'empty';
+/**
+ * What a space's teardown waits for: namespaces still emptying whose going the namespaces
+ * informer has yet to see (its event enqueues the tenant), namespaces it has seen go though the
+ * list still had them (a list a moment behind: look again), objects held by finalizers, or nothing.
+ */
+type TearDownState = 'namespaces-going' | 'list-behind' | 'held' | 'empty';
 
-/** Deletes the space's content; answers what is left: namespaces still emptying, objects held by finalizers, or nothing. */
-async function tearDown(client: KubeClient, name: string): Promise<TearDownState> {
-  const space = client.space(name);
+/** Deletes the space's content; answers what is left. */
+async function tearDown(deps: TenantControllerDeps, name: string): Promise<TearDownState> {
+  const space = deps.client.space(name);
   const { items } = await space.resource(namespaces).list();
   if (items.length > 0) {
     // Each namespace empties on its own (the namespace controller's workers): mark them all at once.
     await Promise.all(items.filter((ns) => !ns.metadata.deletionTimestamp).map((ns) => space.resource(namespaces).delete(ns.metadata.name!).catch(ignoreNotFound)));
-    return 'namespaces-going';
+    return items.some((ns) => deps.namespaces.get({ tenant: name, namespace: '', name: ns.metadata.name! })) ? 'namespaces-going' : 'list-behind';
   }
   // Namespaces gone: now the space's own objects (resources above spaces are not writable from a space, so never deletable here).
   const served = (await space.preferredResources()).filter((r) => !r.namespaced && r.verbs.includes('deletecollection') && r.resource !== 'namespaces');
@@ -80,12 +86,13 @@ function ignoreNotFound(err: unknown): void {
   if (!isNotFound(err)) throw err;
 }
 
-async function finalize(client: KubeClient, tenant: Tenant): Promise<ReconcileResult> {
+async function finalize(deps: TenantControllerDeps, tenant: Tenant): Promise<ReconcileResult> {
+  const { client } = deps;
   const name = tenant.metadata.name!;
-  const left = await tearDown(client, name);
+  const left = await tearDown(deps, name);
   // Each namespace's deletion enqueues this tenant again (see tenantController).
   if (left === 'namespaces-going') return done;
-  if (left === 'held') return requeueAfter(HELD_RETRY_MS);
+  if (left !== 'empty') return requeueAfter(RETRY_MS);
   const current = await client.resource(tenants).get(name);
   const finalizers = (current.spec?.finalizers ?? []).filter((f) => f !== TENANT_FINALIZER);
   await client.resource(tenants).finalize({ ...current, spec: { ...current.spec, finalizers } });
@@ -97,7 +104,7 @@ export async function reconcileTenant(deps: TenantControllerDeps, key: ObjectKey
   const tenant = deps.tenants.get(key) as Tenant | undefined;
   if (!tenant) return done;
   try {
-    return tenant.metadata.deletionTimestamp ? await finalize(deps.client, tenant) : await activate(deps, tenant);
+    return tenant.metadata.deletionTimestamp ? await finalize(deps, tenant) : await activate(deps, tenant);
   } catch (err) {
     // The tenant went away while we worked (nothing left to do), or changed between a read and a write (read again).
     if (isNotFound(err) && err.details?.kind === 'tenants') return done;
