@@ -139,7 +139,7 @@ export function startControllerManager(options: ControllerManagerOptions): Contr
   const scheduler = actingAs(CONTROLLER_USERS.scheduler);
 
   const controllers: Array<Controller | Scheduler> = [
-    tenantController({ client: options.clientFor(CONTROLLER_USERS.tenant), tenants: tenantInformer, log }),
+    tenantController({ client: options.clientFor(CONTROLLER_USERS.tenant), tenants: tenantInformer, namespaces: namespaceInformer, services: serviceInformer, log }),
     namespaceController({ client: options.clientFor(CONTROLLER_USERS.namespace), namespaces: namespaceInformer, tenants: tenantInformer, log }),
     serviceAccountController({
       client: options.clientFor(CONTROLLER_USERS.serviceAccount),

@@ -34,4 +34,17 @@ describe('ResourceRegistry views', () => {
     expect(system.lookup('', 'v1', 'pods')).not.toBe(fakePods);
     expect(system.all().filter((d) => d.resource === 'pods')).toHaveLength(1);
   });
+
+  it('gives every space without custom kinds of its own one shared view (a space costs no view of its own), renewed when the shared kinds change', () => {
+    const registry = new ResourceRegistry(builtinKinds);
+    registry.setSpaceKinds('t3', [widgets]);
+    const plain = registry.view('t1');
+    expect(registry.view('t2')).toBe(plain);
+    expect(registry.view('t3')).not.toBe(plain);
+    expect(plain.lookup('', 'v1', 'tenants')).toBeUndefined();
+    registry.setSharedKinds([widgets]);
+    expect(registry.view('t1')).not.toBe(plain);
+    expect(registry.view('t1').lookup('example.com', 'v1', 'widgets')).toBe(widgets);
+    expect(registry.view('t2')).toBe(registry.view('t1'));
+  });
 });

@@ -71,6 +71,8 @@ export class ResourceRegistry implements RegistryView {
   private readonly spaceKinds = new Map<string, readonly ResourceDefinition[]>();
   private sharedKinds: readonly ResourceDefinition[] = [];
   private readonly views = new Map<string, SpaceView>();
+  /** The view of every space without custom kinds of its own: one, shared, so a space costs no view (nor OpenAPI cache) until it has a CRD. */
+  private plainSpaceView: SpaceView | undefined;
   private builtinsOfSpaces: readonly ResourceDefinition[] | undefined;
 
   constructor(defs: readonly ResourceDefinition[]) {
@@ -118,6 +120,7 @@ export class ResourceRegistry implements RegistryView {
   setSharedKinds(defs: readonly ResourceDefinition[]): void {
     this.sharedKinds = defs;
     this.views.clear();
+    this.plainSpaceView = undefined;
   }
 
   /**
@@ -130,6 +133,7 @@ export class ResourceRegistry implements RegistryView {
     const aboveSpaces = tenant === ALL_TENANTS || tenant === SYSTEM_TENANT;
     const own = tenant === ALL_TENANTS ? [] : (this.spaceKinds.get(tenant) ?? []);
     if (aboveSpaces && own.length === 0 && this.sharedKinds.length === 0) return this;
+    if (!aboveSpaces && own.length === 0) return (this.plainSpaceView ??= new SpaceView(this, false, this.sharedKinds));
     let view = this.views.get(tenant);
     if (!view) {
       view = new SpaceView(this, aboveSpaces, [...this.sharedKinds, ...own]);

@@ -51,11 +51,15 @@ async function createIfAbsent<T extends KubeObject>(resource: ResourceClient<T>,
   }
 }
 
-/** Lays out a tenant's space (`space`: a client scope of that space): its initial namespaces, the admin role and its binding. */
-export async function ensureSpaceLayout(space: Scope): Promise<void> {
+/**
+ * Lays out a tenant's space (`space`: a client scope of that space): its initial namespaces, the
+ * admin role and its binding. `namespaceExists` (a cache's answer) spares the creates of
+ * namespaces already there; one it misses is created and answered AlreadyExists, harmlessly.
+ */
+export async function ensureSpaceLayout(space: Scope, namespaceExists: (name: string) => boolean): Promise<void> {
   // Independent writes: issued together, so a space costs one round of latency, not six.
   await Promise.all([
-    ...INITIAL_NAMESPACES.map((name) => createIfAbsent(space.resource(namespaces), initialNamespace(name))),
+    ...INITIAL_NAMESPACES.filter((name) => !namespaceExists(name)).map((name) => createIfAbsent(space.resource(namespaces), initialNamespace(name))),
     createIfAbsent(space.resource(clusterRoles), adminRole()),
     createIfAbsent(space.resource(clusterRoleBindings), adminRoleBinding()),
   ]);

@@ -1,7 +1,9 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserInfo } from '../../api/access.js';
 import { configMaps, deployments, isForbidden, isNotFound, KubeClient, tenants, type Transport, type WatchEvent, type ConfigMap } from '../client/index.js';
 import { startInProcessServer, testUser as user, type InProcessServer } from '../testing/in-process-server.js';
+import { InProcessTransport } from './in-process-transport.js';
 
 describe('the client over the in-process transport', () => {
   let server: InProcessServer;
@@ -117,5 +119,29 @@ describe('the client over the in-process transport', () => {
     const { items } = await client.namespace('default').resource(deployments).listAll();
     expect(items).toEqual([]);
     client.close();
+  });
+});
+
+describe('the in-process transport', () => {
+  it('keeps nothing of a long answer on its stand-in socket, however fast the server writes', async () => {
+    const app = Fastify();
+    let burst!: () => void;
+    let socket!: { writableLength: number };
+    app.get('/stream', (_request, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/plain' });
+      socket = reply.raw.socket!;
+      burst = () => {
+        for (let i = 0; i < 100; i += 1) reply.raw.write(`line ${i}\n`);
+      };
+    });
+    await app.ready();
+    const response = await new InProcessTransport(app, 'no-token').send({ method: 'GET', path: '/stream', headers: {} });
+    // A burst written in one turn, as a watch fans events out; Node's response holds its socket's writes until the next tick.
+    burst();
+    await new Promise((ticked) => process.nextTick(ticked));
+    expect(socket.writableLength).toBe(0);
+    response.close();
+    await app.close();
   });
 });
