@@ -105,7 +105,7 @@ function bodyProblem(req: FuzzRequest, res: FuzzResponse): string | undefined {
     return undefined;
   }
   // Health checks and /metrics (Prometheus' text format, as kube-apiserver's) answer text/plain.
-  if (type === 'text/plain') return /^(\/tenants\/[^/?]*)?\/(healthz|readyz|livez)/.test(req.path) || /^\/metrics(\?|\/|$)/.test(req.path) ? undefined : 'text/plain on a non-health path';
+  if (type === 'text/plain') return /^(\/tenants\/[^/?]*)?\/(healthz|readyz|livez)/.test(req.path) || /^(\/tenants\/[^/?]*)?\/metrics(\?|\/|$)/.test(req.path) ? undefined : 'text/plain on a non-health path';
   // OpenAPI v2 in protobuf is opaque to us; it is only ever asked for by path.
   if (type.startsWith('application/com.github.proto-openapi')) return req.path.includes('/openapi/') ? undefined : `${type} outside /openapi`;
   return `unexpected Content-Type "${type}"`;
