@@ -25,7 +25,8 @@ export function startNodeChild(args: string[]): NodeChild {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<ExitStatus>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  // On 'close' (its output all read), not 'exit', so the last lines it prints are in output().
+  const exited = new Promise<ExitStatus>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   const killOnExit = (): void => void child.kill('SIGKILL');
   process.on('exit', killOnExit);
   void exited.then(() => process.off('exit', killOnExit));

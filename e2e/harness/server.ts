@@ -149,7 +149,8 @@ class ServerInstance implements ServerProcess {
     const args = [CLI_PATH, 'serve', `--data-dir=${this.dataDir}`, `--bind-address=${HOST}`, `--secure-port=${this.boundPort}`, ...this.serveArgs];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.env } });
     this.child = child;
-    this.exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+    // On 'close' (its output all read), not 'exit': the lines a stopping server prints last are what tests check.
+    this.exited = new Promise((done) => child.once('close', (code, signal) => done({ code, signal })));
     child.stdout?.on('data', (chunk: Buffer) => this.append(chunk));
     child.stderr?.on('data', (chunk: Buffer) => this.append(chunk));
 
