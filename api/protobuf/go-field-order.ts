@@ -66,13 +66,39 @@ function fieldPlans(type: protobuf.Type): FieldPlan[] {
 
 /** `value` rebuilt in Go's field order when it is a built-in kind, else `value` itself. */
 export function inGoFieldOrder(value: unknown): unknown {
-  if (!isObject(value) || typeof value.kind !== 'string' || typeof value.apiVersion !== 'string') return value;
-  const type = protoSchema.kindType(value.apiVersion, value.kind);
+  const type = builtInType(value);
   if (!type) return value;
+  const object = value as JsonObject;
+  return orderInto(type, object, { kind: object.kind, apiVersion: object.apiVersion }, true, itemsOfKind(type));
+}
+
+/**
+ * How `inGoFieldOrder(list)` writes each of the list's items, for encoding them one at a time
+ * (the same item encodes the same in every list of its kind).
+ */
+export function listItemInGoFieldOrder(list: unknown): (item: unknown) => unknown {
+  const type = builtInType(list);
+  const items = type && planOf(type).fields.find((f) => f.key === 'items');
+  if (!type || items?.form !== 'list' || !items.type) return (item) => item;
+  const itemType = items.type;
+  const ofKind = itemsOfKind(type);
+  return (item) => orderedItem(itemType, item, ofKind);
+}
+
+function builtInType(value: unknown): protobuf.Type | undefined {
+  if (!isObject(value) || typeof value.kind !== 'string' || typeof value.apiVersion !== 'string') return undefined;
+  return protoSchema.kindType(value.apiVersion, value.kind) ?? undefined;
+}
+
+/** A list's items are typed structs of their own kind: Go writes them without kind and apiVersion. */
+function itemsOfKind(type: protobuf.Type): boolean {
   const items = planOf(type).fields.find((f) => f.key === 'items');
-  // A list's items are typed structs of their own kind: Go writes them without kind and apiVersion.
-  const itemsOfKind = items?.form === 'list' && items.type !== undefined && type.fields['metadata'] !== undefined && items.type.fields['metadata'] !== undefined;
-  return orderInto(type, value, { kind: value.kind, apiVersion: value.apiVersion }, true, itemsOfKind);
+  return items?.form === 'list' && items.type !== undefined && type.fields['metadata'] !== undefined && items.type.fields['metadata'] !== undefined;
+}
+
+function orderedItem(itemType: protobuf.Type, item: unknown, ofKind: boolean): unknown {
+  if (!ofKind) return ordered(itemType, item);
+  return isObject(item) ? orderInto(itemType, item, {}, true, false) : item;
 }
 
 /** A JSON value of message `type`, in Go's order. */
@@ -102,8 +128,7 @@ function orderInto(type: protobuf.Type, json: JsonObject, out: JsonObject, witho
         break;
       case 'list':
         if (!fieldType || !Array.isArray(value)) out[field.key] = value;
-        else if (itemsOfKind && field.key === 'items') out[field.key] = value.map((item) => (isObject(item) ? orderInto(fieldType, item, {}, true, false) : item));
-        else out[field.key] = value.map((item) => ordered(fieldType, item));
+        else out[field.key] = value.map((item) => orderedItem(fieldType, item, itemsOfKind && field.key === 'items'));
         break;
       case 'message':
         out[field.key] = fieldType ? ordered(fieldType, value) : value;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeJson, goEscape, wantsPretty } from './json-body.js';
+import type { FastifyReply } from 'fastify';
+import { encodeJson, goEscape, sendText, wantsPretty } from './json-body.js';
 
 describe('encodeJson', () => {
   // Expected bytes as Go's json.Encoder writes the same values.
@@ -11,6 +12,7 @@ describe('encodeJson', () => {
     ['an escaped backslash before "ud800" is text', { m: '\\ud800' }, '{"m":"\\\\ud800"}\n'],
     ['an odd run of backslashes before a lone surrogate', { m: '\\\ud800' }, '{"m":"\\\\\ufffd"}\n'],
     ['control characters', { m: '\b\f\n\r\t\u0001\u001f\u007f' }, '{"m":"\\b\\f\\n\\r\\t\\u0001\\u001f\u007f"}\n'],
+    ['each escaped character alone', { a: '&', b: '>', c: '\u2029' }, '{"a":"\\u0026","b":"\\u003e","c":"\\u2029"}\n'],
     ['keys are escaped too', { '<k>': 1 }, '{"\\u003ck\\u003e":1}\n'],
     ['field order is kept', { kind: 'Status', apiVersion: 'v1', metadata: {}, code: 404 }, '{"kind":"Status","apiVersion":"v1","metadata":{},"code":404}\n'],
     ['numbers as Go writes float64', { a: 0.5, b: 1e21, c: 1e-7, d: 100 }, '{"a":0.5,"b":1e+21,"c":1e-7,"d":100}\n'],
@@ -26,6 +28,24 @@ describe('encodeJson', () => {
   it('returns text without special characters unchanged', () => {
     const text = '{"a":"plain"}';
     expect(goEscape(text)).toBe(text);
+  });
+});
+
+describe('sendText', () => {
+  function sent(text: string): Buffer {
+    let body: unknown;
+    const reply = { type: () => reply, send: (b: unknown) => ((body = b), reply) };
+    sendText(reply as unknown as FastifyReply, 'application/json', text);
+    return body as Buffer;
+  }
+
+  it.each([
+    ['ASCII', '{"a":"plain"}\n'],
+    ['Latin-1 letters, one UTF-16 unit and two UTF-8 bytes each', '{"a":"caf\u00e9 \u00ff"}'],
+    ['a character beyond the BMP', '{"a":"\u{1F600}"}'],
+    ['U+FFFD', '{"a":"\ufffd"}'],
+  ])('sends %s as its UTF-8 bytes', (_name, text) => {
+    expect(sent(text).equals(Buffer.from(text, 'utf8'))).toBe(true);
   });
 });
 

@@ -30,11 +30,15 @@ const LONE_SURROGATE = /(?<=(?:^|[^\\])(?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
 
 /** Go's escaping applied to the output of `JSON.stringify`. */
 export function goEscape(text: string): string {
-  // Measured on a 1.4 KiB Pod: a replace that finds nothing costs what a separate test would
-  // (about a fifth of JSON.stringify), so there is no faster path to take first.
-  let out = text.replace(GO_ESCAPED, (c) => GO_ESCAPES[c]!);
+  // A single-character indexOf is a memchr over the text, some twenty times faster than the
+  // regular expression's scan: a LIST of 10,000 objects (9 MiB) rarely holds any of them.
+  let out = needsGoEscape(text) ? text.replace(GO_ESCAPED, (c) => GO_ESCAPES[c]!) : text;
   if (out.includes('\\ud')) out = out.replace(LONE_SURROGATE, '\ufffd');
   return out;
+}
+
+function needsGoEscape(text: string): boolean {
+  return text.includes('<') || text.includes('>') || text.includes('&') || text.includes('\u2028') || text.includes('\u2029');
 }
 
 export interface JsonBodyOptions {
@@ -54,7 +58,22 @@ export function encodeJson(value: unknown, options: JsonBodyOptions = {}): strin
  * parameters (`g="apidiscovery.k8s.io"`), which kube-apiserver never sends.
  */
 export function sendText(reply: FastifyReply, contentType: string, text: string): FastifyReply {
-  return reply.type(contentType).send(Buffer.from(text));
+  return reply.type(contentType).send(utf8Bytes(text));
+}
+
+/**
+ * `text` in UTF-8. Most bodies are ASCII (Go escapes what HTML would read), whose UTF-8 is their
+ * Latin-1: that copy is several times faster than the UTF-8 encoder, and the length that tells
+ * them apart is counted faster still. `kept`: in memory of its own, not a slice of Node's shared
+ * 8 KiB pool, which a kept slice would hold whole.
+ */
+export function utf8Bytes(text: string, kept = false): Buffer {
+  const length = Buffer.byteLength(text, 'utf8');
+  const encoding = length === text.length ? 'latin1' : 'utf8';
+  if (!kept) return Buffer.from(text, encoding);
+  const bytes = Buffer.allocUnsafeSlow(length);
+  bytes.write(text, 0, encoding);
+  return bytes;
 }
 
 /** `wantsPretty` for a request: its first `pretty` query value and its User-Agent. */

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeObject, decodeWatchFrames, encodeObject } from '../../api/protobuf/codec.js';
 import { decodeBody, encodeWatchEvent, negotiateFormat, sendFormatted, sendStatus, watchContentType, watchFormat } from './negotiate.js';
 import { ApiError, statusFromError } from '../../api/status.js';
+import { inGoFieldOrder } from '../../api/protobuf/go-field-order.js';
+import { encodeJson } from './json-body.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
@@ -65,6 +67,56 @@ describe('sendFormatted and sendStatus', () => {
       expect(res.headers['content-type']).toBe('application/json');
       expect(res.json()).toMatchObject({ kind: 'Status', code: 410 });
     }
+  });
+});
+
+describe('JSON bodies of frozen (watch-cache) objects and lists', () => {
+  function deepFrozen<T>(value: T): T {
+    if (typeof value === 'object' && value !== null) {
+      Object.freeze(value);
+      for (const v of Object.values(value)) deepFrozen(v);
+    }
+    return value;
+  }
+  const cm = (name: string) => deepFrozen({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: {}, annotations: { note: '<b> & </b>' } }, data: { z: '1', a: '\u2028' } });
+  const widget = (name: string) => deepFrozen({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { b: 1, a: [] } });
+
+  async function served(body: unknown, accept = 'application/json'): Promise<string> {
+    const server = Fastify();
+    server.get('/', (_request, reply) => sendFormatted(reply, 200, negotiateFormat(accept, false), body));
+    return (await server.inject({ url: '/' })).body;
+  }
+
+  it.each([
+    ['a built-in list: items without kind and apiVersion, in Go order', () => ({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '9', continue: 'e30=' }, items: [cm('a'), cm('b')] })],
+    ['an empty list', () => ({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '9' }, items: [] })],
+    ['a custom resource list: items as they are', () => ({ apiVersion: 'example.com/v1', kind: 'WidgetList', metadata: { resourceVersion: '9' }, items: [widget('a'), widget('b')] })],
+    ['a custom resource with an items field of its own', () => deepFrozen({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, items: [{ b: '<', a: [] }], spec: { items: [] } })],
+    ['a list holding an item of another list kind', () => ({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: {}, items: [widget('c')] })],
+  ])('are the bytes of the whole body encoded at once: %s', async (_name, body) => {
+    const expected = encodeJson(inGoFieldOrder(body()));
+    expect(await served(body())).toBe(expected);
+    // Again, from the encodings kept with the frozen items.
+    expect(await served(body())).toBe(expected);
+  });
+
+  it('encode one frozen object as a list item and as a whole body apart', async () => {
+    const a = cm('a');
+    await served({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: {}, items: [a] });
+    expect(await served(a)).toBe('{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","annotations":{"note":"\\u003cb\\u003e \\u0026 \\u003c/b\\u003e"}},"data":{"a":"\\u2028","z":"1"}}\n');
+    expect(await served({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: {}, items: [a] })).toBe(
+      '{"kind":"ConfigMapList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"a","annotations":{"note":"\\u003cb\\u003e \\u0026 \\u003c/b\\u003e"}},"data":{"a":"\\u2028","z":"1"}}]}\n',
+    );
+    expect(await served(a, 'application/json;pretty=1')).toContain('\n  "kind": "ConfigMap",\n');
+  });
+
+  it('encode objects that are not frozen every time', async () => {
+    const item = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } };
+    const list = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: {}, items: [item] };
+    await served(list);
+    item.metadata.name = 'b';
+    expect(await served(list)).toContain('"name":"b"');
+    expect(await served(item)).toContain('"name":"b"');
   });
 });
 

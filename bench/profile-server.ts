@@ -1,13 +1,16 @@
 /**
- * Where a create's CPU goes in the server process: the built server (embedded store, or etcd with
- * `etcd` as argument) takes 1,000 ConfigMap creates to warm up, then the inspector's sampling
- * profiler runs in the server (started and stopped by SIGUSR2 through a preload, so the client's
- * work is not in it) over 4,000 more creates at 64 in flight, bench:api's create load. Prints the
- * top functions by self and by inclusive time, and keeps the `.cpuprofile` (open it in Chrome's
- * DevTools) at the path given, else in a temporary directory it names.
+ * Where a request's CPU goes in the server process: the built server (embedded store, or etcd)
+ * takes 1,000 requests of the chosen load to warm up, then the inspector's sampling profiler runs
+ * in the server (started and stopped by SIGUSR2 through a preload, so the client's work is not in
+ * it) over 4,000 more. The loads are bench:api's:
+ * - `creates`: ConfigMap creates at 64 in flight;
+ * - `gets`: consistent GETs (no resourceVersion) of one ConfigMap on 50 connections;
+ * - `lists`: consistent LISTs of a namespace of 1,000 ConfigMaps, 4 at a time (400 of them).
+ * Prints the top functions by self and by inclusive time, and keeps the `.cpuprofile` (open it in
+ * Chrome's DevTools) at the path given, else in a temporary directory it names.
  *
- *   npm run build && node dist/bench/profile-creates.js etcd /tmp/creates.cpuprofile
- *   node dist/bench/profile-creates.js /tmp/creates.cpuprofile   # the tables of a profile taken before
+ *   npm run build && node dist/bench/profile-server.js creates etcd /tmp/creates.cpuprofile
+ *   node dist/bench/profile-server.js /tmp/creates.cpuprofile   # the tables of a profile taken before
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -21,7 +24,7 @@ import { load } from './http-load.js';
 
 const WARM_UP = 1_000;
 const PROFILED = 4_000;
-const IN_FLIGHT = 64;
+const LIST_SIZE = 1_000;
 const TOP = 15;
 const SAMPLING_INTERVAL_US = 200;
 
@@ -79,26 +82,36 @@ function summarize(profile: { nodes: ProfileNode[]; samples: number[] }): string
 
 async function main(): Promise<void> {
   if (process.argv[2]?.endsWith('.cpuprofile')) return console.log(summarize(JSON.parse(readFileSync(process.argv[2], 'utf8'))));
-  const backend = process.argv[2] === 'etcd' ? 'etcd' : 'sqlite';
-  const dir = await mkdtemp(join(tmpdir(), 'profile-creates-'));
+  const [kind = '', backend = ''] = process.argv.slice(2);
+  if (!['creates', 'gets', 'lists'].includes(kind) || !['sqlite', 'etcd'].includes(backend)) {
+    throw new Error('usage: profile-server.js <creates|gets|lists> <sqlite|etcd> [out.cpuprofile] | profile-server.js <file.cpuprofile>');
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'profile-server-'));
   const preload = join(dir, 'preload.cjs');
   writeFileSync(preload, PRELOAD);
-  const out = process.argv[3] ?? join(dir, 'creates.cpuprofile');
+  const out = process.argv[4] ?? join(dir, `${kind}.cpuprofile`);
   const etcd = backend === 'etcd' ? await startEtcd() : undefined;
   const server = await startServer({ etcdServers: etcd ? [etcd.endpoint] : [], env: { NODE_OPTIONS: `--require ${preload}`, PROFILE_OUT: out } });
   try {
     const target = { url: server.url, ca: server.caCert, token: await kubeconfigToken(server.adminKubeconfig) };
     const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { key: 'v'.repeat(512) } });
-    const create = (prefix: string) => (i: number) => ({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: configMap(`${prefix}-${i}`) });
-    await load(target, IN_FLIGHT, WARM_UP, 201, create('warm'));
+    const configMaps = '/api/v1/namespaces/default/configmaps';
+    const create = (prefix: string) => (i: number) => ({ method: 'POST', path: configMaps, body: configMap(`${prefix}-${i}`) });
+    const run = {
+      creates: (prefix: string, total: number) => load(target, 64, total, 201, create(prefix)),
+      gets: (_: string, total: number) => load(target, 50, total, 200, () => ({ method: 'GET', path: `${configMaps}/warm-0` })),
+      lists: (_: string, total: number) => load(target, 4, total / 10, 200, () => ({ method: 'GET', path: configMaps })),
+    }[kind as 'creates' | 'gets' | 'lists'];
+    await load(target, 64, kind === 'lists' ? LIST_SIZE : WARM_UP, 201, create('warm'));
+    if (kind !== 'creates') await run('warm', WARM_UP);
     process.kill(server.pid, 'SIGUSR2');
-    const creates = await load(target, IN_FLIGHT, PROFILED, 201, create('cm'));
+    const profiled = await run('cm', PROFILED);
     process.kill(server.pid, 'SIGUSR2');
     for (let waited = 0; !existsSync(out); waited += 1) {
       if (waited > 600) throw new Error('the server wrote no profile');
       await sleep(100);
     }
-    console.log(`${backend}: ${PROFILED} creates profiled at ${creates.perSecond.toFixed(0)}/s (slowed by the profiler); profile in ${out}\n`);
+    console.log(`${backend}: ${kind} profiled at ${profiled.perSecond.toFixed(0)}/s (slowed by the profiler); profile in ${out}\n`);
     console.log(summarize(JSON.parse(readFileSync(out, 'utf8'))));
   } finally {
     await server.cleanup();
