@@ -5,7 +5,9 @@
  * it) over 4,000 more. The loads are bench:api's:
  * - `creates`: ConfigMap creates at 64 in flight;
  * - `gets`: consistent GETs (no resourceVersion) of one ConfigMap on 50 connections;
- * - `lists`: consistent LISTs of a namespace of 1,000 ConfigMaps, 4 at a time (400 of them).
+ * - `lists`: consistent LISTs of a namespace of 1,000 ConfigMaps, 4 at a time (400 of them);
+ * - `deletes`: one DELETE of a collection of 4,000 ConfigMaps (what the namespace controller
+ *   sends for each kind of a namespace going), after one of 1,000.
  * Prints the top functions by self and by inclusive time, and keeps the `.cpuprofile` (open it in
  * Chrome's DevTools) at the path given, else in a temporary directory it names.
  *
@@ -83,8 +85,8 @@ function summarize(profile: { nodes: ProfileNode[]; samples: number[] }): string
 async function main(): Promise<void> {
   if (process.argv[2]?.endsWith('.cpuprofile')) return console.log(summarize(JSON.parse(readFileSync(process.argv[2], 'utf8'))));
   const [kind = '', backend = ''] = process.argv.slice(2);
-  if (!['creates', 'gets', 'lists'].includes(kind) || !['sqlite', 'etcd'].includes(backend)) {
-    throw new Error('usage: profile-server.js <creates|gets|lists> <sqlite|etcd> [out.cpuprofile] | profile-server.js <file.cpuprofile>');
+  if (!['creates', 'gets', 'lists', 'deletes'].includes(kind) || !['sqlite', 'etcd'].includes(backend)) {
+    throw new Error('usage: profile-server.js <creates|gets|lists|deletes> <sqlite|etcd> [out.cpuprofile] | profile-server.js <file.cpuprofile>');
   }
   const dir = await mkdtemp(join(tmpdir(), 'profile-server-'));
   const preload = join(dir, 'preload.cjs');
@@ -94,15 +96,17 @@ async function main(): Promise<void> {
   const server = await startServer({ etcdServers: etcd ? [etcd.endpoint] : [], env: { NODE_OPTIONS: `--require ${preload}`, PROFILE_OUT: out } });
   try {
     const target = { url: server.url, ca: server.caCert, token: await kubeconfigToken(server.adminKubeconfig) };
-    const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { key: 'v'.repeat(512) } });
+    const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: name.split('-')[0]! } }, data: { key: 'v'.repeat(512) } });
     const configMaps = '/api/v1/namespaces/default/configmaps';
     const create = (prefix: string) => (i: number) => ({ method: 'POST', path: configMaps, body: configMap(`${prefix}-${i}`) });
     const run = {
       creates: (prefix: string, total: number) => load(target, 64, total, 201, create(prefix)),
       gets: (_: string, total: number) => load(target, 50, total, 200, () => ({ method: 'GET', path: `${configMaps}/warm-0` })),
       lists: (_: string, total: number) => load(target, 4, total / 10, 200, () => ({ method: 'GET', path: configMaps })),
-    }[kind as 'creates' | 'gets' | 'lists'];
+      deletes: (prefix: string) => load(target, 1, 1, 200, () => ({ method: 'DELETE', path: `${configMaps}?labelSelector=app%3D${prefix}` })),
+    }[kind as 'creates' | 'gets' | 'lists' | 'deletes'];
     await load(target, 64, kind === 'lists' ? LIST_SIZE : WARM_UP, 201, create('warm'));
+    if (kind === 'deletes') await load(target, 64, PROFILED, 201, create('cm'));
     if (kind !== 'creates') await run('warm', WARM_UP);
     process.kill(server.pid, 'SIGUSR2');
     const profiled = await run('cm', PROFILED);
@@ -111,7 +115,7 @@ async function main(): Promise<void> {
       if (waited > 600) throw new Error('the server wrote no profile');
       await sleep(100);
     }
-    console.log(`${backend}: ${kind} profiled at ${profiled.perSecond.toFixed(0)}/s (slowed by the profiler); profile in ${out}\n`);
+    console.log(`${backend}: ${kind} profiled at ${profiled.perSecond.toFixed(1)} requests/s (slowed by the profiler); profile in ${out}\n`);
     console.log(summarize(JSON.parse(readFileSync(out, 'utf8'))));
   } finally {
     await server.cleanup();
