@@ -6,6 +6,11 @@
  * JSON, over the same protocol. Figures:
  *   - GET req/s and p99 with the watches open (median of 3 rounds), and their ratio to the bare route;
  *   - the time to open the 50 watches, and for one new ConfigMap to reach all of them.
+ * Then the same with stock kubectl 1.33 (when installed), h2 against HTTP/1.1 (client-go's
+ * `DISABLE_HTTP2`): 50 `kubectl get configmaps --watch-only` processes, 1,000 GETs as 100
+ * `kubectl get configmap` processes naming the probe 10 times (each over its one connection;
+ * client-go's rate limiter holds one kubectl to a burst of 10, then 5 a second), 10 at a time,
+ * and one create that all 50 watches must print.
  *
  *   npm run bench:http2
  *
@@ -19,12 +24,15 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { send, type Target } from './http-load.js';
 import { kubeconfigToken } from '../e2e/harness/api-client.js';
+import { createKubectl, findKubectl, type KubectlProcess } from '../e2e/harness/kubectl.js';
 import { REPO_ROOT, startServer } from '../e2e/harness/server.js';
 
 const WATCHES = 50;
 const GETS = 1_000;
 const IN_FLIGHT = 50;
 const ROUNDS = 3;
+const KUBECTL_GETS_PER_PROCESS = 10;
+const KUBECTL_GETS_IN_FLIGHT = 10;
 const NS = '/api/v1/namespaces/default/configmaps';
 
 type Protocol = 'h2' | 'http/1.1';
@@ -189,6 +197,65 @@ async function measureBare(dataDir: string, ca: string, body: string, protocol: 
   }
 }
 
+interface KubectlFigures {
+  watchesOpenMs: number;
+  getsMs: number;
+  eventToAllMs: number;
+  /** What Go's http2 debug log says the client spoke. */
+  spoke: string;
+}
+
+/** Stock kubectl 1.33 over h2 or, with Go's HTTP/2 client off, HTTP/1.1: every command must succeed. */
+async function measureKubectl(adminKubeconfig: string, target: Target, protocol: Protocol): Promise<KubectlFigures> {
+  const kubectl = await createKubectl({ kubeconfig: adminKubeconfig });
+  // client-go configures HTTP/2 itself (Go's GODEBUG=http2client=0 does not reach it); its own
+  // switch is DISABLE_HTTP2.
+  const env: Record<string, string> = protocol === 'h2' ? {} : { DISABLE_HTTP2: '1' };
+  const watchers: KubectlProcess[] = [];
+  try {
+    const probe = await kubectl.run(['get', '--raw', '/version'], { version: '1.33', env: { ...env, GODEBUG: 'http2debug=1' } });
+    if (probe.code !== 0) throw new Error(`kubectl get --raw /version: ${probe.stderr}`);
+    const spoke = /http2: Transport/.test(probe.stderr) ? 'h2' : 'http/1.1';
+    if (spoke !== protocol) throw new Error(`kubectl spoke ${spoke}, not ${protocol}`);
+    // Discovery is cached in kubectl's HOME after the first command, as for a user.
+    const warm = await kubectl.run(['get', 'configmap', 'probe', '-o', 'name'], { version: '1.33', env });
+    if (warm.code !== 0) throw new Error(`kubectl get configmap probe: ${warm.stderr}`);
+
+    const t0 = performance.now();
+    for (let i = 0; i < WATCHES; i++) watchers.push(kubectl.start(['get', 'configmaps', '--watch-only', '-o', 'name', '-v=6'], { version: '1.33', env, timeoutMs: 120_000 }));
+    await Promise.all(watchers.map((w) => w.waitForLog(/watch=true.*200 OK/, 60_000)));
+    const watchesOpenMs = performance.now() - t0;
+
+    // client-go's rate limiter lets one kubectl send a burst of 10 requests, then 5 a second: so
+    // 100 processes (10 at a time) each GET the probe 10 times, on the one connection it opens.
+    const t1 = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: KUBECTL_GETS_IN_FLIGHT }, async () => {
+        while (next < GETS / KUBECTL_GETS_PER_PROCESS) {
+          next++;
+          const gets = await kubectl.run(['get', 'configmap', ...Array.from({ length: KUBECTL_GETS_PER_PROCESS }, () => 'probe'), '-o', 'name'], { version: '1.33', env });
+          const printed = gets.stdout.split('\n').filter((l) => l === 'configmap/probe').length;
+          if (gets.code !== 0 || printed !== KUBECTL_GETS_PER_PROCESS) throw new Error(`kubectl get: exit ${gets.code}, ${printed} printed; ${gets.stderr.slice(0, 300)}`);
+        }
+      }),
+    );
+    const getsMs = performance.now() - t1;
+
+    const marker = `kubectl-${protocol === 'h2' ? 'h2' : 'h1'}`;
+    const t2 = performance.now();
+    const writer = new Agent({ ca: target.ca });
+    const created = await send(writer, target, 'POST', NS, configMap(marker));
+    writer.destroy();
+    if (created.status !== 201) throw new Error(`create ${marker}: ${created.status} ${created.body}`);
+    await Promise.all(watchers.map((w) => w.waitForOutput(new RegExp(`^configmap/${marker}$`, 'm'), 60_000)));
+    return { watchesOpenMs, getsMs, eventToAllMs: performance.now() - t2, spoke };
+  } finally {
+    await Promise.all(watchers.map((w) => w.stop()));
+    await kubectl.cleanup();
+  }
+}
+
 async function main(): Promise<void> {
   const server = await startServer({ extraArgs: ['--controllers=false'] });
   try {
@@ -215,6 +282,17 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
     console.log(`\nh2 vs HTTP/1.1 GET req/s: ${f(measured.h2!.get.perSecond / measured['http/1.1']!.get.perSecond, 2)}x`);
+
+    if (findKubectl('1.33') === undefined) return console.log('\nkubectl 1.33 not installed: its rows are skipped');
+    const kubectlRows: string[] = [];
+    for (const protocol of ['h2', 'http/1.1'] as const) {
+      const k = await measureKubectl(server.adminKubeconfig, target, protocol);
+      kubectlRows.push(`| ${protocol} (${k.spoke} by Go's debug log) | ${f(k.watchesOpenMs)} ms | ${f(k.getsMs)} ms | ${f((GETS * 1000) / k.getsMs)} | ${f(k.eventToAllMs, 1)} ms |`);
+    }
+    console.log(`\nStock kubectl 1.33: ${WATCHES} \`kubectl get configmaps --watch-only\` processes, then ${f(GETS)} GETs as ${GETS / KUBECTL_GETS_PER_PROCESS} \`kubectl get configmap\` of ${KUBECTL_GETS_PER_PROCESS} names (${KUBECTL_GETS_IN_FLIGHT} at a time), then one create\n`);
+    console.log(`| protocol | open ${WATCHES} watches (processes started → each logged its watch) | ${f(GETS)} GETs through kubectl | GETs/s | create → all ${WATCHES} kubectl watches printed it |`);
+    console.log('|---|---|---|---|---|');
+    for (const row of kubectlRows) console.log(row);
   } finally {
     await server.cleanup();
   }
